@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import type { Db } from '@docagent/core';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { type ZodTypeProvider, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { logRedaction, serializeRequest } from './http/logging.ts';
+import type { RouteDeps, ZodApp } from './http/types.ts';
+import { accountRoutes } from './routes/account.ts';
+import { apiTokenRoutes } from './routes/api-tokens.ts';
+import { authRoutes } from './routes/auth.ts';
+import { healthRoutes } from './routes/health.ts';
+import { organizationRoutes } from './routes/organizations.ts';
+import { webAppRoutes } from './routes/web-app.ts';
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** A pino instance or options; tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+  webDistDir?: string;
+}
+
+export async function buildApp(options: AppOptions): Promise<ZodApp> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: logRedaction, serializers: { req: serializeRequest } },
+    bodyLimit: config.maxBodyBytes,
+    trustProxy: config.trustProxy,
+    // Callers may bring their own request id (a proxy's, say); otherwise we make one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'docagent API', version: '0' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API token (da_...) or a session token (ds_...)' },
+          session: { type: 'apiKey', in: 'cookie', name: 'docagent_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerAuth(app, db);
+
+  const deps: RouteDeps = { db, config };
+  healthRoutes(app, deps);
+  authRoutes(app, deps);
+  accountRoutes(app, deps);
+  organizationRoutes(app, deps);
+  apiTokenRoutes(app, deps);
+  app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
+
+  return app;
+}

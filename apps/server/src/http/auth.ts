@@ -1,0 +1,81 @@
+import {
+  DomainError,
+  type Db,
+  type OrgAccess,
+  type Principal,
+  authenticateBearer,
+  authenticateSession,
+  badCredentials,
+  requireOrgAccess,
+} from '@docagent/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export const SESSION_COOKIE = 'docagent_session';
+export const CSRF_HEADER = 'x-csrf-token';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    orgAccess: OrgAccess | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes that anyone may call: health, login, the web app's files. */
+    public?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+async function resolvePrincipal(db: Db, request: FastifyRequest): Promise<Principal> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match?.[1]) throw badCredentials();
+    return authenticateBearer(db, match[1]);
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (!cookie) throw new DomainError('unauthenticated', 'Sign in, or send an API token as "Authorization: Bearer <token>".');
+  const session = await authenticateSession(db, cookie);
+  // A cookie rides along on requests other sites make; the header proves the page is ours.
+  if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== session.csrfToken) {
+    throw new DomainError('forbidden', `Missing or wrong ${CSRF_HEADER} header. Reload the page and try again.`);
+  }
+  return { kind: 'session', ...session };
+}
+
+/**
+ * Authentication and organization membership for every route, in one hook: a route is
+ * public only if it says so, and any route with an `organization_id` parameter is reached
+ * only by members of that organization (others get 404).
+ */
+export function registerAuth(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('orgAccess', null);
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.public) return;
+    request.principal = await resolvePrincipal(db, request);
+    const orgId = (request.params as Record<string, string> | undefined)?.organization_id;
+    if (orgId !== undefined) request.orgAccess = await requireOrgAccess(db, request.principal, orgId);
+  });
+}
+
+/** The authenticated principal of a non-public route (the hook guarantees it). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`route ${request.routeOptions.url} used principalOf without authentication`);
+  return request.principal;
+}
+
+/** The checked organization access of a route with an `organization_id` parameter. */
+export function orgOf(request: FastifyRequest): OrgAccess {
+  if (!request.orgAccess) throw new Error(`route ${request.routeOptions.url} used orgOf without an organization_id parameter`);
+  return request.orgAccess;
+}
+
+/** The signed-in user behind the principal; organization-level tokens have none. */
+export function userIdOf(request: FastifyRequest): string {
+  const principal = principalOf(request);
+  if (principal.userId === null) {
+    throw new DomainError('forbidden', 'This API token belongs to an organization, not to a user; use a user’s token or sign in.');
+  }
+  return principal.userId;
+}

@@ -1,0 +1,60 @@
+import { type DomainErrorKind, isDomainError } from '@docagent/core';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** The one place where a domain error becomes an HTTP status. */
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export interface ErrorBody {
+  detail: string;
+  code: string;
+}
+
+function describeValidation(error: FastifyError): string {
+  const where = error.validationContext ?? 'body';
+  const issues = (error.validation ?? []).map((v) => {
+    const path = [where, ...String(v.instancePath ?? '').split('/').filter(Boolean)].join('.');
+    const params = v.params as { issue?: { code?: string; keys?: string[] } } | undefined;
+    if (params?.issue?.code === 'unrecognized_keys') return `${where}: unknown field(s) ${params.issue.keys?.join(', ')}`;
+    return `${path}: ${v.message}`;
+  });
+  return `Invalid request: ${issues.join('; ')}.`;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDomainError(error)) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
+      return reply.code(STATUS_OF[error.kind]).send({ detail: error.message, code: error.kind } satisfies ErrorBody);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send({ detail: describeValidation(error), code: 'invalid_input' } satisfies ErrorBody);
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.code(500).send({ detail: 'Internal error. The request id is in the x-request-id header.', code: 'internal' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply
+        .code(500)
+        .send({ detail: 'Internal error. The request id is in the x-request-id header.', code: 'internal' } satisfies ErrorBody);
+    }
+    // Fastify's own 4xx: malformed JSON, body too large, unsupported media type, ...
+    const detail =
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? `The request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes.`
+        : error.message;
+    return reply.code(status).send({ detail, code: error.code ?? 'bad_request' } satisfies ErrorBody);
+  });
+
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { DomainError } from '../errors.ts';
+
+/**
+ * PGlite happily opens one folder from two processes and corrupts it, so every process
+ * that opens the embedded database holds this lock file for as long as it has it open.
+ */
+export interface DataDirLock {
+  release(): void;
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  holder: string;
+  since: string;
+}
+
+const LOCK_FILE = 'docagent.lock';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readOwner(path: string): LockOwner | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
+  } catch {
+    return undefined;
+  }
+}
+
+export function acquireDataDirLock(dataDir: string, holder: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, LOCK_FILE);
+  const owner: LockOwner = { pid: process.pid, host: hostname(), holder, since: new Date().toISOString() };
+
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeFileSync(fd, JSON.stringify(owner));
+      closeSync(fd);
+      return {
+        release() {
+          if (readOwner(path)?.pid === process.pid) unlinkSync(path);
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const current = readOwner(path);
+      const stale = current !== undefined && current.host === owner.host && !isAlive(current.pid);
+      if (!stale) {
+        const who = current ? `a docagent ${current.holder} (pid ${current.pid}, since ${current.since})` : 'another process';
+        throw new DomainError(
+          'unavailable',
+          `The embedded database in ${dataDir} is in use by ${who}. ` +
+            'Stop that process first, or run against PostgreSQL by setting DATABASE_URL. ' +
+            `If no docagent process is running, delete ${path}.`,
+        );
+      }
+      unlinkSync(path);
+    }
+  }
+  throw new DomainError('unavailable', `Could not lock ${path}; another process keeps taking it. Try again.`);
+}

@@ -1,0 +1,54 @@
+import type { Db } from '../db/database.ts';
+import { notFound } from '../errors.ts';
+import { authenticateApiToken } from './api-tokens.ts';
+import { type OrganizationMembership, type Role, findMembershipRole, getOrganization, listOrganizationsOfUser } from './organizations.ts';
+import { authenticateSession } from './sessions.ts';
+
+/** Who is making a request: a signed-in user, or an organization's API token. */
+export type Principal =
+  | { kind: 'session'; userId: string; sessionId: string; csrfToken: string }
+  | { kind: 'api_token'; tokenId: string; orgId: string; userId: string | null };
+
+export interface OrgAccess {
+  orgId: string;
+  role: Role;
+  /** The acting user; null for an organization token made at the command line. */
+  userId: string | null;
+}
+
+/** Resolves a bearer secret: `da_` API tokens and `ds_` session tokens. */
+export async function authenticateBearer(db: Db, secret: string): Promise<Principal> {
+  if (secret.startsWith('ds_')) {
+    const session = await authenticateSession(db, secret);
+    return { kind: 'session', ...session };
+  }
+  const token = await authenticateApiToken(db, secret);
+  return { kind: 'api_token', tokenId: token.tokenId, orgId: token.orgId, userId: token.createdBy };
+}
+
+/**
+ * The one membership check every org route goes through. Anything the principal may not
+ * see answers "not found", so nobody learns that another organization's id exists.
+ * A user's token acts with that user's current role, and dies with their membership.
+ */
+export async function requireOrgAccess(db: Db, principal: Principal, orgId: string): Promise<OrgAccess> {
+  const hidden = notFound(`Organization ${orgId}`);
+  if (principal.kind === 'api_token') {
+    if (principal.orgId !== orgId) throw hidden;
+    if (principal.userId === null) return { orgId, role: 'admin', userId: null };
+  }
+  const userId = principal.userId;
+  if (userId === null) throw hidden;
+  const role = await findMembershipRole(db, orgId, userId);
+  if (!role) throw hidden;
+  return { orgId, role, userId };
+}
+
+/** The organizations a principal can act in: a user's memberships, or a token's one org. */
+export async function listAccessibleOrganizations(db: Db, principal: Principal): Promise<OrganizationMembership[]> {
+  if (principal.kind === 'session') return listOrganizationsOfUser(db, principal.userId);
+  const access = await requireOrgAccess(db, principal, principal.orgId).catch(() => undefined);
+  if (!access) return [];
+  const org = await getOrganization(db, access.orgId);
+  return [{ id: org.id, name: org.name, role: access.role }];
+}

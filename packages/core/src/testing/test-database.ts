@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, type DatabaseTarget, openDatabase } from '../db/database.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+
+/**
+ * Which database the tests of this process run on: the embedded one by default, the
+ * PostgreSQL server of TEST_DATABASE_URL when DOCAGENT_TEST_DB=postgres (the second pass
+ * of `npm test`).
+ */
+export const testDatabaseKind = (): 'pglite' | 'postgres' =>
+  process.env.DOCAGENT_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+function serverUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('DOCAGENT_TEST_DB=postgres needs TEST_DATABASE_URL (a PostgreSQL database the tests may create databases from).');
+  return url;
+}
+
+/**
+ * A database of its own for one test file: a fresh PostgreSQL database (created on the
+ * TEST_DATABASE_URL server and dropped by `drop`), or for PGlite either a folder under
+ * `dataDir` or memory. `target` lets a test hand the same database to a child process.
+ */
+export async function createTestDatabaseTarget(options: { dataDir?: string } = {}): Promise<{
+  target: DatabaseTarget;
+  drop(): Promise<void>;
+}> {
+  if (testDatabaseKind() === 'pglite') {
+    return {
+      target: options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite-memory' },
+      drop: async () => {},
+    };
+  }
+  const admin = new URL(serverUrl());
+  const name = `docagent_t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    target: { kind: 'postgres', url: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin.toString() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** An open, migrated database for one test file; `close` also drops it. */
+export async function openTestDatabase(): Promise<Database> {
+  const { target, drop } = await createTestDatabaseTarget();
+  const database = await openDatabase(target, 'test');
+  await migrateDatabase(database);
+  const close = database.close;
+  return {
+    ...database,
+    close: async () => {
+      await close();
+      await drop();
+    },
+  } as Database;
+}
