@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { Db } from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
-import type { Db } from '@docagent/core';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { type ZodTypeProvider, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';

@@ -19,8 +19,8 @@ export interface Config {
   database: DatabaseTarget;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   maxBodyBytes: number;
-  /** Where people reach the web app; used in printed links and to decide on Secure cookies. */
-  publicUrl: string;
+  /** Where people reach the web app (PUBLIC_URL); printed links fall back to localhost and the real port. */
+  publicUrl: string | undefined;
   trustProxy: boolean;
 }
 
@@ -38,7 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: databaseTargetFromEnv({ DATABASE_URL: e.DATABASE_URL, DATA_DIR: resolve(e.DATA_DIR) }),
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: Math.round(e.MAX_BODY_MB * 1024 * 1024),
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
   };
 }

@@ -1,11 +1,11 @@
-import { type FirstStartCredentials, bootstrapIfEmpty, migrateDatabase, openDatabase } from '@docagent/core';
+import { bootstrapIfEmpty, type FirstStartCredentials, migrateDatabase, openDatabase } from '@docagent/core';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
-function firstStartBanner(config: Config, creds: FirstStartCredentials): string {
-  const loginUrl = `${config.publicUrl}/login?email=${encodeURIComponent(creds.email)}`;
+function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string {
+  const loginUrl = `${baseUrl}/login?email=${encodeURIComponent(creds.email)}`;
   return [
     '',
     '================ docagent: first start ================',
@@ -18,7 +18,7 @@ function firstStartBanner(config: Config, creds: FirstStartCredentials): string 
     `  Organization:   ${creds.orgName} (${creds.orgId})`,
     `  API token:      ${creds.apiToken}`,
     '',
-    `  curl -H "Authorization: Bearer ${creds.apiToken}" ${config.publicUrl}/v0/orgs`,
+    `  curl -H "Authorization: Bearer ${creds.apiToken}" ${baseUrl}/v0/orgs`,
     '=======================================================',
     '',
   ].join('\n');
@@ -44,7 +44,11 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   app.log.info({ database: database.describe }, 'docagent is ready');
-  if (firstStart) process.stdout.write(firstStartBanner(config, firstStart));
+  if (firstStart) {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    process.stdout.write(firstStartBanner(config.publicUrl ?? `http://localhost:${port}`, firstStart));
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

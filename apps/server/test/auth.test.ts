@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PASSWORD, type TestApp, bearer, json, seedMember, signIn, startTestApp } from './helpers.ts';
+import { bearer, json, PASSWORD, seedMember, signIn, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let alice: Awaited<ReturnType<typeof seedMember>>;
@@ -23,7 +23,10 @@ describe('session login', () => {
     assert.equal(me.statusCode, 200);
     const body = json<{ user: { email: string }; organizations: { id: string; role: string }[]; csrf_token: string }>(me);
     assert.equal(body.user.email, 'alice@example.test');
-    assert.deepEqual(body.organizations.map((o) => [o.id, o.role]), [[alice.org.id, 'admin']]);
+    assert.deepEqual(
+      body.organizations.map((o) => [o.id, o.role]),
+      [[alice.org.id, 'admin']],
+    );
     assert.ok(body.csrf_token.length > 20);
   });
 
@@ -36,8 +39,16 @@ describe('session login', () => {
   });
 
   test('a wrong password and an unknown email get the same 401', async () => {
-    const wrong = await t.app.inject({ method: 'POST', url: '/v0/auth/login', payload: { email: 'bob@example.test', password: 'nope-nope-nope' } });
-    const unknown = await t.app.inject({ method: 'POST', url: '/v0/auth/login', payload: { email: 'nobody@example.test', password: 'nope-nope-nope' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/v0/auth/login',
+      payload: { email: 'bob@example.test', password: 'nope-nope-nope' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/v0/auth/login',
+      payload: { email: 'nobody@example.test', password: 'nope-nope-nope' },
+    });
     assert.equal(wrong.statusCode, 401);
     assert.equal(unknown.statusCode, 401);
     assert.deepEqual(json(wrong), json(unknown));
@@ -50,17 +61,30 @@ describe('session login', () => {
     const without = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { name: 'x' } });
     assert.equal(without.statusCode, 403);
     assert.match(json<{ detail: string }>(without).detail, /x-csrf-token/);
-    const withHeader = await t.app.inject({ method: 'POST', url, headers: { cookie, 'x-csrf-token': csrf }, payload: { name: 'x' } });
+    const withHeader = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie, 'x-csrf-token': csrf },
+      payload: { name: 'x' },
+    });
     assert.equal(withHeader.statusCode, 201);
   });
 
   test('too many failures lock the account for a while, even with the right password', async () => {
     const { user } = await seedMember(t.database, 'carol');
     for (let i = 0; i < 10; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/v0/auth/login', payload: { email: user.email, password: `wrong-${i}-password` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v0/auth/login',
+        payload: { email: user.email, password: `wrong-${i}-password` },
+      });
       assert.equal(res.statusCode, 401);
     }
-    const locked = await t.app.inject({ method: 'POST', url: '/v0/auth/login', payload: { email: user.email, password: PASSWORD } });
+    const locked = await t.app.inject({
+      method: 'POST',
+      url: '/v0/auth/login',
+      payload: { email: user.email, password: PASSWORD },
+    });
     assert.equal(locked.statusCode, 429);
     assert.ok(Number(locked.headers['retry-after']) > 0);
     // Another account from the same address is not affected by this account's lock.
@@ -71,10 +95,20 @@ describe('session login', () => {
     const { user } = await seedMember(t.database, 'dave');
     const { cookie, csrf } = await signIn(t.app, user.email);
     const headers = { cookie, 'x-csrf-token': csrf };
-    const short = await t.app.inject({ method: 'POST', url: '/v0/account/password', headers, payload: { current_password: PASSWORD, new_password: 'short' } });
+    const short = await t.app.inject({
+      method: 'POST',
+      url: '/v0/account/password',
+      headers,
+      payload: { current_password: PASSWORD, new_password: 'short' },
+    });
     assert.equal(short.statusCode, 400);
     assert.match(json<{ detail: string }>(short).detail, /new_password/);
-    const ok = await t.app.inject({ method: 'POST', url: '/v0/account/password', headers, payload: { current_password: PASSWORD, new_password: 'a much better passphrase' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/v0/account/password',
+      headers,
+      payload: { current_password: PASSWORD, new_password: 'a much better passphrase' },
+    });
     assert.equal(ok.statusCode, 204);
     const old = await t.app.inject({ method: 'POST', url: '/v0/auth/login', payload: { email: user.email, password: PASSWORD } });
     assert.equal(old.statusCode, 401);
@@ -97,18 +131,31 @@ describe('API tokens', () => {
 
     const orgs = await t.app.inject({ method: 'GET', url: '/v0/orgs', headers: bearer(token) });
     assert.equal(orgs.statusCode, 200);
-    assert.deepEqual(json<{ organizations: { id: string }[] }>(orgs).organizations.map((o) => o.id), [alice.org.id]);
+    assert.deepEqual(
+      json<{ organizations: { id: string }[] }>(orgs).organizations.map((o) => o.id),
+      [alice.org.id],
+    );
 
-    const lookup = await t.app.inject({ method: 'GET', url: `/v0/account/token/organization?token=${token}`, headers: bearer(token) });
+    const lookup = await t.app.inject({
+      method: 'GET',
+      url: `/v0/account/token/organization?token=${token}`,
+      headers: bearer(token),
+    });
     assert.deepEqual(json(lookup), { organization_id: alice.org.id });
 
     const list = await t.app.inject({ method: 'GET', url: `/v0/orgs/${alice.org.id}/tokens`, headers: { cookie } });
-    const listed = json<{ tokens: { id: string; last_used_at: string | null; prefix: string }[] }>(list).tokens.find((x) => x.id === id);
+    const listed = json<{ tokens: { id: string; last_used_at: string | null; prefix: string }[] }>(list).tokens.find(
+      (x) => x.id === id,
+    );
     assert.ok(listed?.last_used_at, 'last use is recorded');
     assert.ok(token.startsWith(listed.prefix));
     assert.ok(!list.body.includes(token), 'the secret is never listed');
 
-    const revoked = await t.app.inject({ method: 'DELETE', url: `/v0/orgs/${alice.org.id}/tokens/${id}`, headers: { cookie, 'x-csrf-token': csrf } });
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/v0/orgs/${alice.org.id}/tokens/${id}`,
+      headers: { cookie, 'x-csrf-token': csrf },
+    });
     assert.equal(revoked.statusCode, 204);
     const refused = await t.app.inject({ method: 'GET', url: '/v0/orgs', headers: bearer(token) });
     assert.equal(refused.statusCode, 401);
@@ -130,9 +177,17 @@ describe('API tokens', () => {
     const { setMembership, createApiToken } = await import('@docagent/core');
     await setMembership(t.database.db, { orgId: erin.org.id, userId: frank.user.id, role: 'user' });
     const franks = await createApiToken(t.database.db, { orgId: erin.org.id, name: 'frank in erin', createdBy: frank.user.id });
-    const denied = await t.app.inject({ method: 'DELETE', url: `/v0/orgs/${erin.org.id}/tokens/${erin.tokenId}`, headers: bearer(franks.token) });
+    const denied = await t.app.inject({
+      method: 'DELETE',
+      url: `/v0/orgs/${erin.org.id}/tokens/${erin.tokenId}`,
+      headers: bearer(franks.token),
+    });
     assert.equal(denied.statusCode, 403);
-    const own = await t.app.inject({ method: 'DELETE', url: `/v0/orgs/${erin.org.id}/tokens/${franks.id}`, headers: bearer(franks.token) });
+    const own = await t.app.inject({
+      method: 'DELETE',
+      url: `/v0/orgs/${erin.org.id}/tokens/${franks.id}`,
+      headers: bearer(franks.token),
+    });
     assert.equal(own.statusCode, 204);
   });
 });
@@ -145,7 +200,11 @@ describe('organization isolation', () => {
       { headers: { cookie }, url: `/v0/orgs/${bob.org.id}/tokens` },
       { headers: bearer(alice.token), url: `/v0/orgs/${bob.org.id}` },
     ];
-    const missing = await t.app.inject({ method: 'GET', url: '/v0/orgs/000000000000000000000000/tokens', headers: bearer(alice.token) });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/v0/orgs/000000000000000000000000/tokens',
+      headers: bearer(alice.token),
+    });
     assert.equal(missing.statusCode, 404);
     for (const c of cases) {
       const res = await t.app.inject({ method: 'GET', ...c });
@@ -153,7 +212,11 @@ describe('organization isolation', () => {
       assert.equal(json<{ code: string }>(res).code, 'not_found');
       assert.ok(!res.body.includes('bob'), 'nothing about the other org leaks');
     }
-    const revokeOther = await t.app.inject({ method: 'DELETE', url: `/v0/orgs/${alice.org.id}/tokens/${bob.tokenId}`, headers: bearer(alice.token) });
+    const revokeOther = await t.app.inject({
+      method: 'DELETE',
+      url: `/v0/orgs/${alice.org.id}/tokens/${bob.tokenId}`,
+      headers: bearer(alice.token),
+    });
     assert.equal(revokeOther.statusCode, 404, 'a token id of another org is not found in this one');
   });
 });
@@ -173,7 +236,12 @@ describe('bad input', () => {
   });
 
   test('malformed JSON is a 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
     assert.equal(res.statusCode, 400);
     assert.match(json<{ detail: string }>(res).detail, /JSON/);
   });

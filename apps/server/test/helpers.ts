@@ -1,10 +1,4 @@
-import {
-  type Database,
-  createApiToken,
-  createOrganization,
-  createUser,
-  setMembership,
-} from '@docagent/core';
+import { createApiToken, createOrganization, createUser, type Database, setMembership } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';

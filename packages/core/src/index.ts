@@ -1,14 +1,14 @@
-export * from './errors.ts';
-export * from './ids.ts';
 export * from './db/database.ts';
 export * from './db/migrate.ts';
 export * as tables from './db/schema.ts';
+export * from './errors.ts';
 export * from './identity/access.ts';
 export * from './identity/account.ts';
 export * from './identity/api-tokens.ts';
 export * from './identity/bootstrap.ts';
 export * from './identity/login.ts';
 export * from './identity/organizations.ts';
+export { generatePassword } from './identity/secrets.ts';
 export * from './identity/sessions.ts';
 export * from './identity/users.ts';
-export { generatePassword } from './identity/secrets.ts';
+export * from './ids.ts';

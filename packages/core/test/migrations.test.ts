@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { type Database, migrateDatabase, openDatabase } from '../src/index.ts';
+import { type Database, migrateDatabase, openDatabase, selectRows } from '../src/index.ts';
 import { createTestDatabaseTarget, testDatabaseKind } from '../src/testing/test-database.ts';
 
 let database: Database;
@@ -13,6 +13,9 @@ before(async () => {
   database = await openDatabase(created.target, 'test');
 });
 
+const countMigrations = async () =>
+  (await selectRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]?.n ?? 0;
+
 after(async () => {
   await database.close();
   await drop();
@@ -20,20 +23,21 @@ after(async () => {
 
 test(`migrations apply from empty on ${testDatabaseKind()} and record themselves`, async () => {
   await migrateDatabase(database);
-  const tables = await database.db.execute<{ table_name: string }>(
+  const tables = await selectRows<{ table_name: string }>(
+    database.db,
     sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
   );
-  const names = tables.rows.map((r) => r.table_name);
+  const names = tables.map((r) => r.table_name);
   for (const t of ['api_tokens', 'login_failures', 'memberships', 'organizations', 'sessions', 'users']) {
     assert.ok(names.includes(t), `table ${t} exists (have: ${names.join(', ')})`);
   }
-  const recorded = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-  assert.ok((recorded.rows[0]?.n ?? 0) >= 1);
+  const recorded = await countMigrations();
+  assert.ok(recorded >= 1);
 });
 
 test('running migrations again changes nothing', async () => {
-  const before = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+  const first = await countMigrations();
   await migrateDatabase(database);
-  const afterRun = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-  assert.deepEqual(afterRun.rows, before.rows);
+  const afterRun = await countMigrations();
+  assert.equal(afterRun, first);
 });

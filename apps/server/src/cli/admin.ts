@@ -1,8 +1,8 @@
 import {
-  type Db,
   createApiToken,
   createOrganization,
   createUser,
+  type Db,
   findUser,
   generatePassword,
   getOrganization,

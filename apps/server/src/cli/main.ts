@@ -58,7 +58,9 @@ async function run(argv: string[]): Promise<void> {
     } finally {
       await database.close();
     }
-    process.stdout.write(values.json ? `${JSON.stringify({ migrated: true })}\n` : `Migrations applied to ${database.describe}.\n`);
+    process.stdout.write(
+      values.json ? `${JSON.stringify({ migrated: true })}\n` : `Migrations applied to ${database.describe}.\n`,
+    );
     return;
   }
 

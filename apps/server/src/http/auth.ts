@@ -1,11 +1,11 @@
 import {
-  DomainError,
-  type Db,
-  type OrgAccess,
-  type Principal,
   authenticateBearer,
   authenticateSession,
   badCredentials,
+  type Db,
+  DomainError,
+  type OrgAccess,
+  type Principal,
   requireOrgAccess,
 } from '@docagent/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -75,7 +75,10 @@ export function orgOf(request: FastifyRequest): OrgAccess {
 export function userIdOf(request: FastifyRequest): string {
   const principal = principalOf(request);
   if (principal.userId === null) {
-    throw new DomainError('forbidden', 'This API token belongs to an organization, not to a user; use a user’s token or sign in.');
+    throw new DomainError(
+      'forbidden',
+      'This API token belongs to an organization, not to a user; use a user’s token or sign in.',
+    );
   }
   return principal.userId;
 }

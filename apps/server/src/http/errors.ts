@@ -21,7 +21,12 @@ export interface ErrorBody {
 function describeValidation(error: FastifyError): string {
   const where = error.validationContext ?? 'body';
   const issues = (error.validation ?? []).map((v) => {
-    const path = [where, ...String(v.instancePath ?? '').split('/').filter(Boolean)].join('.');
+    const path = [
+      where,
+      ...String(v.instancePath ?? '')
+        .split('/')
+        .filter(Boolean),
+    ].join('.');
     const params = v.params as { issue?: { code?: string; keys?: string[] } } | undefined;
     if (params?.issue?.code === 'unrecognized_keys') return `${where}: unknown field(s) ${params.issue.keys?.join(', ')}`;
     return `${path}: ${v.message}`;
@@ -56,5 +61,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
         : error.message;
     return reply.code(status).send({ detail, code: error.code ?? 'bad_request' } satisfies ErrorBody);
   });
-
 }

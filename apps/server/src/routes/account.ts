@@ -1,4 +1,4 @@
-import { type Account, MIN_PASSWORD_LENGTH, authenticateApiToken, changePassword, describeAccount } from '@docagent/core';
+import { type Account, authenticateApiToken, changePassword, describeAccount, MIN_PASSWORD_LENGTH } from '@docagent/core';
 import { z } from 'zod';
 import { principalOf, userIdOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
@@ -43,7 +43,7 @@ export function accountRoutes(app: ZodApp, { db }: RouteDeps): void {
         summary: 'Change the signed-in user’s password',
         tags: ['account'],
         body: ChangePasswordBodySchema,
-        response: { 204: z.null(), 400: ErrorBodySchema, 401: ErrorBodySchema },
+        response: { 204: z.null(), 400: ErrorBodySchema },
       },
     },
     async (request, reply) => {

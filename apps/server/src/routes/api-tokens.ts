@@ -2,7 +2,7 @@ import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken } from
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
-import { ErrorBodySchema, OrgParamsSchema, iso, isoOrNull } from './schemas.ts';
+import { ErrorBodySchema, iso, isoOrNull, OrgParamsSchema } from './schemas.ts';
 
 const ApiTokenSchema = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
 import { deleteSession, login } from '@docagent/core';
 import { z } from 'zod';
-import { SESSION_COOKIE, principalOf } from '../http/auth.ts';
+import { principalOf, SESSION_COOKIE } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
 import { AccountSchema, toAccountBody } from './account.ts';
 import { ErrorBodySchema } from './schemas.ts';
@@ -11,7 +11,7 @@ const LoginBodySchema = z.strictObject({
 });
 
 export function authRoutes(app: ZodApp, { db, config }: RouteDeps): void {
-  const secure = config.publicUrl.startsWith('https://');
+  const secure = config.publicUrl?.startsWith('https://') ?? false;
 
   app.post(
     '/v0/auth/login',

@@ -2,7 +2,7 @@ import { getOrganization, listAccessibleOrganizations } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf, principalOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
-import { ErrorBodySchema, OrgParamsSchema, OrganizationSchema } from './schemas.ts';
+import { ErrorBodySchema, OrganizationSchema, OrgParamsSchema } from './schemas.ts';
 
 export function organizationRoutes(app: ZodApp, { db }: RouteDeps): void {
   app.get(

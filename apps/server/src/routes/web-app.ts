@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { ZodApp } from '../http/types.ts';
 import type { ErrorBody } from '../http/errors.ts';
+import type { ZodApp } from '../http/types.ts';
 
 const isApiPath = (url: string) => url === '/health' || url.startsWith('/v0/') || url === '/v0';
 

@@ -1,7 +1,13 @@
 import type { Db } from '../db/database.ts';
 import { notFound } from '../errors.ts';
 import { authenticateApiToken } from './api-tokens.ts';
-import { type OrganizationMembership, type Role, findMembershipRole, getOrganization, listOrganizationsOfUser } from './organizations.ts';
+import {
+  findMembershipRole,
+  getOrganization,
+  listOrganizationsOfUser,
+  type OrganizationMembership,
+  type Role,
+} from './organizations.ts';
 import { authenticateSession } from './sessions.ts';
 
 /** Who is making a request: a signed-in user, or an organization's API token. */

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
-import { type OrganizationMembership, listOrganizationsOfUser } from './organizations.ts';
-import { type User, getUser } from './users.ts';
+import { listOrganizationsOfUser, type OrganizationMembership } from './organizations.ts';
+import { getUser, type User } from './users.ts';
 
 export interface Account {
   user: User;

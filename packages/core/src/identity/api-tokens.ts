@@ -3,8 +3,8 @@ import type { Db } from '../db/database.ts';
 import { apiTokens, users } from '../db/schema.ts';
 import { badCredentials, forbidden, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { hashSecret, newSecret } from './secrets.ts';
 import type { Role } from './organizations.ts';
+import { hashSecret, newSecret } from './secrets.ts';
 
 export interface ApiTokenInfo {
   id: string;
@@ -82,7 +82,9 @@ export async function revokeApiToken(
   const [row] = await db
     .select({ id: apiTokens.id, orgId: apiTokens.orgId, createdBy: apiTokens.createdBy, revokedAt: apiTokens.revokedAt })
     .from(apiTokens)
-    .where(input.orgId ? and(eq(apiTokens.id, input.tokenId), eq(apiTokens.orgId, input.orgId)) : eq(apiTokens.id, input.tokenId));
+    .where(
+      input.orgId ? and(eq(apiTokens.id, input.tokenId), eq(apiTokens.orgId, input.orgId)) : eq(apiTokens.id, input.tokenId),
+    );
   if (!row) throw notFound(`API token ${input.tokenId}`);
   const { actor } = input;
   if (actor && actor.role !== 'admin' && row.createdBy !== actor.userId) {

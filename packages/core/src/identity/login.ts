@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { loginFailures } from '../db/schema.ts';
-import { DomainError, badCredentials } from '../errors.ts';
-import { normalizeEmail, findPasswordHash } from './users.ts';
+import { badCredentials, DomainError } from '../errors.ts';
 import { type Account, describeAccount } from './account.ts';
-import { type SessionInfo, createSession } from './sessions.ts';
 import { verifyPassword } from './secrets.ts';
+import { createSession, type SessionInfo } from './sessions.ts';
+import { findPasswordHash, normalizeEmail } from './users.ts';
 
 export interface LoginLimits {
   windowSeconds: number;

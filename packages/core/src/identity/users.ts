@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { users } from '../db/schema.ts';
-import { DomainError, conflict, invalidInput, notFound } from '../errors.ts';
+import { conflict, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { hashPassword, verifyPassword } from './secrets.ts';
 
@@ -83,7 +83,7 @@ export async function findPasswordHash(db: Db, email: string): Promise<{ id: str
 export async function changePassword(db: Db, userId: string, currentPassword: string, newPassword: string): Promise<void> {
   const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
   if (!row || !(await verifyPassword(currentPassword, row.passwordHash))) {
-    throw new DomainError('unauthenticated', 'The current password is wrong. Type it again.');
+    throw invalidInput('current_password is wrong. Type your current password again.');
   }
   checkPassword(newPassword);
   if (newPassword === currentPassword) throw invalidInput('The new password must differ from the current one.');

@@ -13,7 +13,10 @@ export const testDatabaseKind = (): 'pglite' | 'postgres' =>
 
 function serverUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('DOCAGENT_TEST_DB=postgres needs TEST_DATABASE_URL (a PostgreSQL database the tests may create databases from).');
+  if (!url)
+    throw new Error(
+      'DOCAGENT_TEST_DB=postgres needs TEST_DATABASE_URL (a PostgreSQL database the tests may create databases from).',
+    );
   return url;
 }
 

@@ -1,0 +1,46 @@
+import { Link, NavLink, Outlet, useMatch } from 'react-router';
+import { SignOutButton } from '../auth/SignOutButton';
+import { useSession } from '../auth/session';
+import { OrgSwitcher } from './OrgSwitcher';
+import { orgPath } from './orgPaths';
+
+function navLinkClass({ isActive }: { isActive: boolean }): string {
+  const base = 'rounded-md px-3 py-1.5 text-sm font-medium';
+  return isActive ? `${base} bg-slate-100 text-slate-900` : `${base} text-slate-600 hover:bg-slate-50 hover:text-slate-900`;
+}
+
+export function AppLayout() {
+  const session = useSession();
+  const currentOrgId = useMatch('/orgs/:orgId/*')?.params.orgId;
+  const navOrg = session.organizations.find((org) => org.id === currentOrgId) ?? session.organizations[0];
+
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-3 px-6 py-3">
+          <Link to="/" className="text-lg font-semibold tracking-tight text-slate-900">
+            docagent
+          </Link>
+          {session.organizations.length > 0 && <OrgSwitcher organizations={session.organizations} currentOrgId={currentOrgId} />}
+          {navOrg && (
+            <nav aria-label="Main" className="flex items-center gap-1">
+              <NavLink to={orgPath(navOrg.id, 'documents')} className={navLinkClass}>
+                Documents
+              </NavLink>
+              <NavLink to={orgPath(navOrg.id, 'settings')} className={navLinkClass}>
+                Settings
+              </NavLink>
+            </nav>
+          )}
+          <div className="ml-auto flex items-center gap-3">
+            <span className="text-sm text-slate-600">{session.user.email}</span>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl px-6 py-8">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

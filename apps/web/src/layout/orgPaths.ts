@@ -1,0 +1,3 @@
+export function orgPath(orgId: string, page: 'documents' | 'settings'): string {
+  return `/orgs/${encodeURIComponent(orgId)}/${page}`;
+}

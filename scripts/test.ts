@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { globSync } from 'node:fs';
+import { ensureWebBuild } from './web-build.ts';
+
+/**
+ * `npm test`: every workspace's tests on the embedded database, then, when
+ * TEST_DATABASE_URL is set, all of them again on that PostgreSQL server.
+ * Extra arguments are passed to `node --test` (e.g. --test-name-pattern).
+ */
+const files = globSync(['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts']).sort();
+if (files.length === 0) throw new Error('no test files found');
+ensureWebBuild();
+
+const passes: Array<'pglite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+let failed = false;
+for (const db of passes) {
+  process.stdout.write(
+    `\n=== tests on ${db === 'pglite' ? 'the embedded database (PGlite)' : 'PostgreSQL (TEST_DATABASE_URL)'} ===\n`,
+  );
+  const result = spawnSync(process.execPath, ['--test', ...process.argv.slice(2), ...files], {
+    stdio: 'inherit',
+    env: { ...process.env, DOCAGENT_TEST_DB: db },
+  });
+  if (result.status !== 0) failed = true;
+}
+if (!process.env.TEST_DATABASE_URL) process.stdout.write('\nTEST_DATABASE_URL is not set: the PostgreSQL pass was skipped.\n');
+process.exit(failed ? 1 : 0);
