@@ -19,7 +19,7 @@ declare module 'fastify' {
     orgAccess: OrgAccess | null;
   }
   interface FastifyContextConfig {
-    /** Routes that anyone may call: health, login, the web app's files. */
+    /** API routes that anyone may call (login, the OpenAPI document). */
     public?: boolean;
   }
 }
@@ -44,15 +44,16 @@ async function resolvePrincipal(db: Db, request: FastifyRequest): Promise<Princi
 }
 
 /**
- * Authentication and organization membership for every route, in one hook: a route is
- * public only if it says so, and any route with an `organization_id` parameter is reached
- * only by members of that organization (others get 404).
+ * Authentication and organization membership for every API route, in one hook: a route
+ * under /v0/ is public only if it says so, and any route with an `organization_id`
+ * parameter is reached only by members of that organization (others get 404). Outside
+ * /v0/ are only the health check and the web app's files, which hold nothing private.
  */
 export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('orgAccess', null);
   app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config.public) return;
+    if (!request.routeOptions.url?.startsWith('/v0/') || request.routeOptions.config.public) return;
     request.principal = await resolvePrincipal(db, request);
     const orgId = (request.params as Record<string, string> | undefined)?.organization_id;
     if (orgId !== undefined) request.orgAccess = await requireOrgAccess(db, request.principal, orgId);

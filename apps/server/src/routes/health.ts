@@ -6,7 +6,6 @@ export function healthRoutes(app: ZodApp, { db }: RouteDeps): void {
   app.get(
     '/health',
     {
-      config: { public: true },
       schema: {
         summary: 'Liveness and database reachability',
         response: {
