@@ -270,3 +270,8 @@ describe('bad input', () => {
     assert.equal(json<{ code: string }>(res).code, 'not_found');
   });
 });
+
+test('an unauthenticated request is refused before its body is looked at', async () => {
+  const res = await t.app.inject({ method: 'POST', url: `/v0/orgs/${alice.org.id}/tokens`, payload: { bogus: true } });
+  assert.equal(res.statusCode, 401);
+});

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseTarget } from '@docagent/core';
 
-const BIN = fileURLToPath(new URL('../bin/docagent.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/docagent.js', import.meta.url));
 
 /** The environment that points a docagent process at a test database. */
 export function envFor(target: DatabaseTarget): NodeJS.ProcessEnv {

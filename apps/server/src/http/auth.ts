@@ -52,7 +52,8 @@ async function resolvePrincipal(db: Db, request: FastifyRequest): Promise<Princi
 export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('orgAccess', null);
-  app.addHook('preHandler', async (request) => {
+  // onRequest, before the body is read: strangers learn nothing from validation errors.
+  app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url?.startsWith('/v0/') || request.routeOptions.config.public) return;
     request.principal = await resolvePrincipal(db, request);
     const orgId = (request.params as Record<string, string> | undefined)?.organization_id;

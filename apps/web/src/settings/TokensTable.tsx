@@ -5,6 +5,8 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { formatDateTime } from '../lib/format';
 
+const COLUMNS = ['Name', 'Prefix', 'Created by', 'Created', 'Last used', 'Status'];
+
 function DateCell({ iso }: { iso: string }) {
   return <time dateTime={iso}>{formatDateTime(iso)}</time>;
 }
@@ -49,24 +51,11 @@ export function TokensTable({ orgId }: { orgId: string }) {
           <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
             <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
               <tr>
-                <th scope="col" className="px-4 py-2">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Prefix
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Created by
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Created
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Last used
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  Status
-                </th>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col" className="px-4 py-2">
+                    {column}
+                  </th>
+                ))}
                 <th scope="col" className="px-4 py-2">
                   <span className="sr-only">Actions</span>
                 </th>

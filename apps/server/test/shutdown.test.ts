@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openTestDatabase } from '@docagent/core/testing';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+
+test('closing the app (what SIGTERM does) lets an in-flight request finish and refuses new ones', async () => {
+  const database = await openTestDatabase();
+  const app = await buildApp({ config: loadConfig({}), db: database.db, logger: false });
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered = () => {};
+  const inHandler = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  app.get('/slow', async () => {
+    entered();
+    await gate;
+    return { finished: true };
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const inFlight = fetch(`${address}/slow`);
+  await inHandler;
+  const closed = app.close();
+  release();
+  const response = await inFlight;
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { finished: true });
+  await closed;
+  await assert.rejects(fetch(`${address}/health`), 'no new connections after close');
+  await database.close();
+});
