@@ -8,6 +8,7 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'too_large'
   | 'rate_limited'
   | 'unavailable';
 
@@ -27,6 +28,7 @@ export class DomainError extends Error {
 export const invalidInput = (message: string) => new DomainError('invalid_input', message);
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found.`);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const tooLarge = (message: string) => new DomainError('too_large', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 
 /** One message for every credential failure, so a caller cannot tell which part was wrong. */

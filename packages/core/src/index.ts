@@ -1,6 +1,9 @@
 export * from './db/database.ts';
 export * from './db/migrate.ts';
 export * as tables from './db/schema.ts';
+export * from './documents/documents.ts';
+export * from './documents/sniff.ts';
+export * from './documents/text-extraction-job.ts';
 export * from './errors.ts';
 export * from './identity/access.ts';
 export * from './identity/account.ts';
@@ -12,3 +15,6 @@ export { generatePassword } from './identity/secrets.ts';
 export * from './identity/sessions.ts';
 export * from './identity/users.ts';
 export * from './ids.ts';
+export * from './jobs/job-queue.ts';
+export * from './storage/blob-store.ts';
+export * from './text/types.ts';

@@ -19,7 +19,7 @@ export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite
  * queue need. `close` releases everything, the data-dir lock included.
  */
 export type Database =
-  | { kind: 'postgres'; db: Db; pool: pg.Pool; describe: string; close(): Promise<void> }
+  | { kind: 'postgres'; db: Db; pool: pg.Pool; url: string; describe: string; close(): Promise<void> }
   | { kind: 'pglite'; db: Db; pglite: PGlite; describe: string; close(): Promise<void> };
 
 /** The URL with its password replaced, safe to print. */
@@ -98,6 +98,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     pool,
+    url,
     db: drizzleNodePg(pool, { schema }) as unknown as Db,
     describe,
     close: () => pool.end(),

@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -75,3 +89,83 @@ export const loginFailures = pgTable('login_failures', {
   failures: integer('failures').notNull(),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().default(sql`now()`),
 });
+
+export const blobs = pgTable('blobs', {
+  id: text('id').primaryKey(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  sha256: text('sha256').notNull(),
+  createdAt: createdAt(),
+});
+
+// Files are stored in fixed-size chunks so that reading and writing stream instead of
+// holding a whole file in one value.
+export const blobChunks = pgTable(
+  'blob_chunks',
+  {
+    blobId: text('blob_id')
+      .notNull()
+      .references(() => blobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.blobId, t.seq] })],
+);
+
+export const DOCUMENT_STATES = [
+  'uploaded',
+  'ocr_processing',
+  'ocr_completed',
+  'ocr_failed',
+  'llm_processing',
+  'llm_completed',
+  'llm_failed',
+] as const;
+export type DocumentState = (typeof DOCUMENT_STATES)[number];
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    kind: text('kind', { enum: ['pdf', 'image', 'text', 'markdown', 'csv'] }).notNull(),
+    state: text('state', { enum: DOCUMENT_STATES }).notNull(),
+    /** Why the last text extraction failed, for people to read. */
+    stateError: text('state_error'),
+    tagIds: text('tag_ids').array().notNull().default(sql`'{}'::text[]`),
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    blobId: text('blob_id')
+      .notNull()
+      .references(() => blobs.id),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    uploadedBy: text('uploaded_by').notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    pageCount: integer('page_count'),
+    textExtractedAt: timestamp('text_extracted_at', { withTimezone: true }),
+    /** Engines that produced the text, e.g. "pdf_text+tesseract_cli". */
+    textEngine: text('text_engine'),
+  },
+  (t) => [
+    index('documents_org_uploaded_idx').on(t.orgId, t.uploadedAt, t.id),
+    index('documents_tags_idx').using('gin', t.tagIds),
+  ],
+);
+
+export const documentPages = pgTable(
+  'document_pages',
+  {
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    text: text('text').notNull(),
+    width: real('width').notNull(),
+    height: real('height').notNull(),
+    engine: text('engine').notNull(),
+    items: jsonb('items').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.page] })],
+);

@@ -1,0 +1,280 @@
+import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { type DocumentState, documentPages, documents } from '../db/schema.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { DocumentKind } from '../text/types.ts';
+import { checkDocumentName, SNIFF_BYTES, sniffDocumentType } from './sniff.ts';
+
+export interface DocumentRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  mimeType: string;
+  kind: DocumentKind;
+  state: DocumentState;
+  stateError: string | null;
+  tagIds: string[];
+  metadata: Record<string, string>;
+  blobId: string;
+  sizeBytes: number;
+  uploadedBy: string;
+  uploadedAt: Date;
+  pageCount: number | null;
+  textExtractedAt: Date | null;
+  textEngine: string | null;
+}
+
+/** Hands a document to the text pipeline; implemented by the job queue. */
+export interface TextExtractionScheduler {
+  scheduleTextExtraction(documentId: string): Promise<void>;
+}
+
+export interface DocumentServices {
+  db: Db;
+  blobs: BlobStore;
+  scheduler: TextExtractionScheduler;
+}
+
+export const METADATA_LIMITS = { keys: 50, keyLength: 100, valueLength: 1000 };
+
+export function checkMetadata(metadata: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(metadata);
+  if (entries.length > METADATA_LIMITS.keys)
+    throw invalidInput(`metadata has ${entries.length} keys; at most ${METADATA_LIMITS.keys} are allowed.`);
+  for (const [key, value] of entries) {
+    if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) {
+      throw invalidInput(`metadata key "${key.slice(0, 40)}" must have 1 to ${METADATA_LIMITS.keyLength} characters.`);
+    }
+    if (typeof value !== 'string' || value.length > METADATA_LIMITS.valueLength) {
+      throw invalidInput(`metadata.${key} must be a string of at most ${METADATA_LIMITS.valueLength} characters.`);
+    }
+  }
+  return metadata;
+}
+
+export function checkTagIds(tagIds: string[]): string[] {
+  const unique = [...new Set(tagIds)];
+  if (unique.length > 100) throw invalidInput('A document can have at most 100 tags.');
+  for (const id of unique) if (!/^[\w-]{1,64}$/.test(id)) throw invalidInput(`"${id.slice(0, 40)}" is not a tag id.`);
+  return unique;
+}
+
+/** Splits a byte stream into its first `bytes` (for sniffing) and a stream of everything. */
+async function peek(
+  source: AsyncIterable<Uint8Array>,
+  bytes: number,
+): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const taken: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  const head = Buffer.concat(taken).subarray(0, bytes);
+  async function* all() {
+    yield* taken;
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head, all: all() };
+}
+
+/**
+ * Stores an uploaded file as a new document in state `uploaded` and schedules its text
+ * extraction. The type comes from the bytes; nothing is kept if the file is refused.
+ */
+export async function createDocument(
+  services: DocumentServices,
+  input: {
+    orgId: string;
+    name: string;
+    content: AsyncIterable<Uint8Array>;
+    tagIds?: string[];
+    metadata?: Record<string, string>;
+    uploadedBy: string;
+    maxBytes: number;
+  },
+): Promise<DocumentRecord> {
+  const name = checkDocumentName(input.name);
+  const tagIds = checkTagIds(input.tagIds ?? []);
+  const metadata = checkMetadata(input.metadata ?? {});
+  const { head, all } = await peek(input.content, SNIFF_BYTES);
+  const type = await sniffDocumentType(name, head);
+  const blob = await services.blobs.put(all, { maxBytes: input.maxBytes });
+  if (blob.size === 0) {
+    await services.blobs.delete(blob.blobId);
+    throw invalidInput(`"${name}" is empty; upload a file with content.`);
+  }
+  const [row] = await services.db
+    .insert(documents)
+    .values({
+      id: newId(),
+      orgId: input.orgId,
+      name,
+      mimeType: type.mimeType,
+      kind: type.kind,
+      state: 'uploaded',
+      tagIds,
+      metadata,
+      blobId: blob.blobId,
+      sizeBytes: blob.size,
+      uploadedBy: input.uploadedBy,
+    })
+    .returning();
+  if (!row) throw new Error('insert into documents returned no row');
+  await services.scheduler.scheduleTextExtraction(row.id);
+  return row;
+}
+
+export async function getDocument(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {
+  const [row] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)));
+  if (!row) throw notFound(`Document ${documentId}`);
+  return row;
+}
+
+export interface DocumentListQuery {
+  skip: number;
+  limit: number;
+  tagIds?: string[];
+  nameSearch?: string;
+  metadataSearch?: Record<string, string>;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A page of an organization's documents, newest first, with the total matching count. */
+export async function listDocuments(
+  db: Db,
+  orgId: string,
+  query: DocumentListQuery,
+): Promise<{ documents: DocumentRecord[]; total: number }> {
+  const conditions = [eq(documents.orgId, orgId)];
+  if (query.tagIds?.length) conditions.push(arrayContains(documents.tagIds, query.tagIds));
+  if (query.nameSearch) conditions.push(ilike(documents.name, `%${escapeLike(query.nameSearch)}%`));
+  if (query.metadataSearch && Object.keys(query.metadataSearch).length > 0) {
+    conditions.push(sql`${documents.metadata} @> ${JSON.stringify(query.metadataSearch)}::jsonb`);
+  }
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(documents)
+      .where(where)
+      .orderBy(desc(documents.uploadedAt), desc(documents.id))
+      .offset(query.skip)
+      .limit(query.limit),
+    db.select({ n: count() }).from(documents).where(where),
+  ]);
+  return { documents: rows, total: total?.n ?? 0 };
+}
+
+export async function updateDocument(
+  db: Db,
+  orgId: string,
+  documentId: string,
+  changes: { name?: string; tagIds?: string[]; metadata?: Record<string, string> },
+): Promise<DocumentRecord> {
+  const set: Partial<typeof documents.$inferInsert> = {};
+  if (changes.name !== undefined) set.name = checkDocumentName(changes.name);
+  if (changes.tagIds !== undefined) set.tagIds = checkTagIds(changes.tagIds);
+  if (changes.metadata !== undefined) set.metadata = checkMetadata(changes.metadata);
+  if (Object.keys(set).length === 0) return getDocument(db, orgId, documentId);
+  const [row] = await db
+    .update(documents)
+    .set(set)
+    .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)))
+    .returning();
+  if (!row) throw notFound(`Document ${documentId}`);
+  return row;
+}
+
+/** Deletes the document, its text and its file. A text job still running for it finds nothing and stops. */
+export async function deleteDocument(
+  services: Pick<DocumentServices, 'db' | 'blobs'>,
+  orgId: string,
+  documentId: string,
+): Promise<void> {
+  const [row] = await services.db
+    .delete(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)))
+    .returning({ blobId: documents.blobId });
+  if (!row) throw notFound(`Document ${documentId}`);
+  await services.blobs.delete(row.blobId);
+}
+
+/** Marks the document for a new text extraction and schedules it. */
+export async function rerunTextExtraction(
+  services: DocumentServices,
+  orgId: string,
+  documentId: string,
+): Promise<DocumentRecord> {
+  const [row] = await services.db
+    .update(documents)
+    .set({ state: 'uploaded', stateError: null })
+    .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)))
+    .returning();
+  if (!row) throw notFound(`Document ${documentId}`);
+  await services.scheduler.scheduleTextExtraction(row.id);
+  return row;
+}
+
+export interface StoredPage {
+  page: number;
+  text: string;
+  width: number;
+  height: number;
+  engine: string;
+  items: unknown;
+}
+
+/** The document's extracted pages (all, or one 1-based page), in order. */
+export async function getDocumentPages(
+  db: Db,
+  orgId: string,
+  documentId: string,
+  page?: number,
+): Promise<{ document: DocumentRecord; pages: StoredPage[] }> {
+  const document = await getDocument(db, orgId, documentId);
+  if (document.state === 'uploaded' || document.state === 'ocr_processing') {
+    throw invalidInput(`The text of document ${documentId} is not ready yet (state ${document.state}); try again shortly.`);
+  }
+  if (document.state === 'ocr_failed') {
+    throw invalidInput(
+      `Text extraction failed for document ${documentId}: ${document.stateError ?? 'unknown error'}. Re-run it with POST ocr/run/${documentId}.`,
+    );
+  }
+  if (page !== undefined && (document.pageCount === null || page < 1 || page > document.pageCount)) {
+    throw invalidInput(
+      `page_num ${page} is out of range; document ${documentId} has ${document.pageCount ?? 0} page(s), numbered from 1.`,
+    );
+  }
+  const pages = await db
+    .select({
+      page: documentPages.page,
+      text: documentPages.text,
+      width: documentPages.width,
+      height: documentPages.height,
+      engine: documentPages.engine,
+      items: documentPages.items,
+    })
+    .from(documentPages)
+    .where(
+      page === undefined
+        ? eq(documentPages.documentId, documentId)
+        : and(eq(documentPages.documentId, documentId), eq(documentPages.page, page)),
+    )
+    .orderBy(documentPages.page);
+  return { document, pages };
+}

@@ -1,0 +1,95 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { documentPages, documents } from '../db/schema.ts';
+import { type BlobStore, readBlob } from '../storage/blob-store.ts';
+import type { TextExtraction, TextExtractionLimits } from '../text/types.ts';
+import { TextExtractionError } from '../text/types.ts';
+
+export type ExtractFn = (
+  input: { bytes: Uint8Array; kind: 'pdf' | 'image' | 'text' | 'markdown' | 'csv' },
+  options: { limits?: Partial<TextExtractionLimits> },
+) => Promise<TextExtraction>;
+
+export interface TextJobServices {
+  db: Db;
+  blobs: BlobStore;
+  extract: ExtractFn;
+  limits?: Partial<TextExtractionLimits>;
+}
+
+const PAGE_INSERT_BATCH = 50;
+
+/**
+ * One run of the text pipeline for one document. A failure that another attempt cannot
+ * fix (a malformed or encrypted PDF, too many pages) ends in `ocr_failed` at once; any
+ * other error is rethrown so that the queue retries it, and on the last attempt it is
+ * recorded on the document too. A document deleted meanwhile is simply left alone.
+ */
+export async function runTextExtraction(
+  services: TextJobServices,
+  documentId: string,
+  attempt: { isLast: boolean },
+): Promise<void> {
+  const { db } = services;
+  const [doc] = await db
+    .update(documents)
+    .set({ state: 'ocr_processing', stateError: null })
+    .where(eq(documents.id, documentId))
+    .returning({ kind: documents.kind, blobId: documents.blobId });
+  if (!doc) return;
+
+  let extraction: TextExtraction;
+  try {
+    const bytes = await readBlob(services.blobs, doc.blobId);
+    extraction = await services.extract({ bytes, kind: doc.kind }, { limits: services.limits });
+  } catch (error) {
+    const permanent = error instanceof TextExtractionError;
+    if (permanent || attempt.isLast) {
+      await markFailed(db, documentId, (error as Error).message);
+    }
+    if (!permanent) throw error;
+    return;
+  }
+  await saveExtraction(db, documentId, extraction);
+}
+
+async function markFailed(db: Db, documentId: string, message: string): Promise<void> {
+  await db
+    .update(documents)
+    .set({ state: 'ocr_failed', stateError: message.slice(0, 2000) })
+    .where(eq(documents.id, documentId));
+}
+
+async function saveExtraction(db: Db, documentId: string, extraction: TextExtraction): Promise<void> {
+  const engines = [...new Set(extraction.pages.map((p) => p.engine))].sort().join('+');
+  await db.transaction(async (tx) => {
+    // Locking the row makes a concurrent delete wait for us, or us find nothing.
+    const [locked] = await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
+    if (!locked) return;
+    await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
+    for (let i = 0; i < extraction.pages.length; i += PAGE_INSERT_BATCH) {
+      const batch = extraction.pages.slice(i, i + PAGE_INSERT_BATCH);
+      await tx.insert(documentPages).values(
+        batch.map((p) => ({
+          documentId,
+          page: p.page,
+          text: p.text,
+          width: p.width,
+          height: p.height,
+          engine: p.engine,
+          items: p.items,
+        })),
+      );
+    }
+    await tx
+      .update(documents)
+      .set({
+        state: 'ocr_completed',
+        stateError: null,
+        pageCount: extraction.pageCount,
+        textExtractedAt: new Date(),
+        textEngine: engines,
+      })
+      .where(and(eq(documents.id, documentId), inArray(documents.state, ['ocr_processing', 'uploaded'])));
+  });
+}

@@ -1,0 +1,73 @@
+import { fromPglite, PgBoss } from 'pg-boss';
+import type { Database } from '../db/database.ts';
+import type { TextExtractionScheduler } from '../documents/documents.ts';
+import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
+
+export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
+
+export interface JobQueueOptions {
+  /** Jobs this process works on at once; 0 only enqueues (separate `docagent worker` processes work). */
+  workers: number;
+  /** Retries after the first attempt, with exponential backoff from `retryDelaySeconds`. */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /**
+   * A running job whose worker stops sending heartbeats for this long (it crashed or was
+   * killed) is retried by another worker.
+   */
+  heartbeatSeconds?: number;
+  /** How often idle workers look for new jobs. */
+  pollingIntervalSeconds?: number;
+}
+
+/**
+ * The durable job queue (pg-boss) on the application database: embedded PGlite or the
+ * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
+ */
+export class JobQueue implements TextExtractionScheduler {
+  private readonly boss: PgBoss;
+
+  private constructor(boss: PgBoss) {
+    this.boss = boss;
+  }
+
+  static async start(database: Database, text: TextJobServices, options: JobQueueOptions): Promise<JobQueue> {
+    const boss =
+      database.kind === 'pglite'
+        ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
+        : new PgBoss({ connectionString: database.url, max: 4 });
+    // pg-boss reports background faults (a lost connection, say) as events; without a
+    // listener Node would treat them as fatal.
+    boss.on('error', (error: Error) => process.emitWarning(`job queue: ${error.message}`));
+    await boss.start();
+    const retryLimit = options.retryLimit ?? 3;
+    await boss.createQueue(TEXT_EXTRACTION_QUEUE, {
+      retryLimit,
+      retryDelay: options.retryDelaySeconds ?? 5,
+      retryBackoff: true,
+      expireInSeconds: 30 * 60,
+      heartbeatSeconds: options.heartbeatSeconds ?? 30,
+    });
+    if (options.workers > 0) {
+      const workOptions = {
+        localConcurrency: options.workers,
+        includeMetadata: true,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+      } as const;
+      await boss.work<{ documentId: string }, void, typeof workOptions>(TEXT_EXTRACTION_QUEUE, workOptions, async ([job]) => {
+        if (!job) return;
+        await runTextExtraction(text, job.data.documentId, { isLast: job.retryCount >= job.retryLimit });
+      });
+    }
+    return new JobQueue(boss);
+  }
+
+  async scheduleTextExtraction(documentId: string): Promise<void> {
+    await this.boss.send(TEXT_EXTRACTION_QUEUE, { documentId });
+  }
+
+  /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, close: false, timeout: 30_000 });
+  }
+}
