@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '@docagent/core';
+import { DatabaseBlobStore, type Db, type TextExtractionScheduler } from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,7 +14,9 @@ import type { RouteDeps, ZodApp } from './http/types.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
+import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
+import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { webAppRoutes } from './routes/web-app.ts';
 
@@ -23,6 +26,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** Where uploads hand documents to the text pipeline (the job queue). */
+  scheduler: TextExtractionScheduler;
   /** A pino instance or options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
   webDistDir?: string;
@@ -49,6 +54,16 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   registerErrorHandling(app);
 
   await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, {
+    // One past our own limits, so the upload service refuses first, with a message naming the file.
+    limits: {
+      fileSize: config.upload.maxFileBytes + 1,
+      files: config.upload.maxFiles + 1,
+      fields: 20,
+      fieldSize: 64 * 1024,
+      parts: config.upload.maxFiles + 20,
+    },
+  });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -65,12 +80,14 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   registerAuth(app, db);
 
-  const deps: RouteDeps = { db, config };
+  const deps: RouteDeps = { db, config, documents: { db, blobs: new DatabaseBlobStore(db), scheduler: options.scheduler } };
   healthRoutes(app, deps);
   authRoutes(app, deps);
   accountRoutes(app, deps);
   organizationRoutes(app, deps);
   apiTokenRoutes(app, deps);
+  documentRoutes(app, deps);
+  ocrRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

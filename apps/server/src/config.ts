@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type DatabaseTarget, databaseTargetFromEnv } from '@docagent/core';
+import { type DatabaseTarget, databaseTargetFromEnv, type TextExtractionLimits, type UploadLimits } from '@docagent/core';
 import { z } from 'zod';
 
 const EnvSchema = z.object({
@@ -11,6 +11,13 @@ const EnvSchema = z.object({
   MAX_BODY_MB: z.coerce.number().positive().max(1024).default(1),
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: z.stringbool().default(false),
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(4096).default(50),
+  MAX_UPLOAD_REQUEST_MB: z.coerce.number().positive().max(8192).default(200),
+  MAX_UPLOAD_FILES: z.coerce.number().int().min(1).max(1000).default(50),
+  DOCAGENT_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  DOCAGENT_JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  TEXT_TIMEOUT_SECONDS: z.coerce.number().positive().max(86_400).default(600),
+  MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(2000),
 });
 
 export interface Config {
@@ -22,6 +29,11 @@ export interface Config {
   /** Where people reach the web app (PUBLIC_URL); printed links fall back to localhost and the real port. */
   publicUrl: string | undefined;
   trustProxy: boolean;
+  upload: UploadLimits;
+  /** Text-extraction jobs this process works on at once; 0 leaves them to `docagent worker` processes. */
+  workers: number;
+  jobHeartbeatSeconds: number;
+  textLimits: Partial<TextExtractionLimits>;
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -40,5 +52,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: Math.round(e.MAX_BODY_MB * 1024 * 1024),
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
+    upload: {
+      maxFileBytes: Math.round(e.MAX_UPLOAD_MB * 1024 * 1024),
+      maxRequestBytes: Math.round(Math.max(e.MAX_UPLOAD_REQUEST_MB, e.MAX_UPLOAD_MB) * 1024 * 1024),
+      maxFiles: e.MAX_UPLOAD_FILES,
+    },
+    workers: e.DOCAGENT_WORKERS,
+    jobHeartbeatSeconds: e.DOCAGENT_JOB_HEARTBEAT_SECONDS,
+    textLimits: { timeoutMs: e.TEXT_TIMEOUT_SECONDS * 1000, maxPages: e.MAX_PDF_PAGES },
   };
 }

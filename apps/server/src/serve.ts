@@ -1,8 +1,8 @@
-import { bootstrapIfEmpty, type FirstStartCredentials, migrateDatabase, openDatabase } from '@docagent/core';
+import { bootstrapIfEmpty, type FirstStartCredentials, type JobQueue, migrateDatabase, openDatabase } from '@docagent/core';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-
-const SHUTDOWN_GRACE_MS = 30_000;
+import { startJobQueue } from './jobs.ts';
+import { closeOnSignal } from './shutdown.ts';
 
 function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string {
   const loginUrl = `${baseUrl}/login?email=${encodeURIComponent(creds.email)}`;
@@ -32,42 +32,32 @@ export async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config.database, 'server');
   let app: Awaited<ReturnType<typeof buildApp>>;
   let firstStart: FirstStartCredentials | undefined;
+  let queue: JobQueue | undefined;
   try {
     await migrateDatabase(database, async () => {
       firstStart = await bootstrapIfEmpty(database.db);
     });
-    app = await buildApp({ config, db: database.db });
-    app.addHook('onClose', async () => database.close());
+    const jobs = await startJobQueue(database, config, config.workers);
+    queue = jobs;
+    app = await buildApp({ config, db: database.db, scheduler: jobs });
+    // Requests drain first (fastify closes the listener before onClose hooks), then running
+    // jobs finish, then the database closes.
+    app.addHook('onClose', async () => {
+      await jobs.stop();
+      await database.close();
+    });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await queue?.stop();
     await database.close();
     throw error;
   }
-  app.log.info({ database: database.describe }, 'docagent is ready');
+  app.log.info({ database: database.describe, workers: config.workers }, 'docagent is ready');
   if (firstStart) {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     process.stdout.write(firstStartBanner(config.publicUrl ?? `http://localhost:${port}`, firstStart));
   }
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    const force = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting anyway');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  closeOnSignal(app.log, 'draining in-flight requests and running jobs', () => app.close());
 }

@@ -1,26 +1,35 @@
-import { createApiToken, createOrganization, createUser, type Database, setMembership } from '@docagent/core';
+import { createApiToken, createOrganization, createUser, type Database, type JobQueue, setMembership } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ZodApp } from '../src/http/types.ts';
+import { startJobQueue } from '../src/jobs.ts';
 
 export interface TestApp {
   app: ZodApp;
   database: Database;
+  queue: JobQueue;
   close(): Promise<void>;
 }
 
-/** The real app on a fresh database of this test file, driven with `app.inject`. */
+/**
+ * The real app and job queue on a fresh database of this test file, driven with
+ * `app.inject`. Jobs are only enqueued unless DOCAGENT_WORKERS in `env` says otherwise.
+ */
 export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const app = await buildApp({ config: loadConfig(env), db: database.db, logger: false });
+  const config = loadConfig({ DOCAGENT_WORKERS: '0', ...env });
+  const queue = await startJobQueue(database, config, config.workers);
+  const app = await buildApp({ config, db: database.db, scheduler: queue, logger: false });
   await app.ready();
   return {
     app,
     database,
+    queue,
     close: async () => {
       await app.close();
+      await queue.stop();
       await database.close();
     },
   };
@@ -49,3 +58,26 @@ export async function signIn(app: ZodApp, email: string, password = PASSWORD) {
 }
 
 export const json = <T = Record<string, unknown>>(res: LightMyRequestResponse) => res.json() as T;
+
+export interface FormPart {
+  name: string;
+  /** A file part when set; a plain field otherwise. */
+  filename?: string;
+  value: string | Uint8Array;
+  contentType?: string;
+}
+
+/** A multipart/form-data body as a browser or curl would send it, for `app.inject`. */
+export function multipartBody(parts: FormPart[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----docagent-test-${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
+    const type = part.filename === undefined ? '' : `Content-Type: ${part.contentType ?? 'application/octet-stream'}\r\n`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`));
+    chunks.push(Buffer.from(part.value));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -39,16 +39,21 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `docagent serve` on a free port and resolves once it is ready (or rejects with its output). */
-export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `docagent serve` on a free port (or `docagent worker`, whose `url` is empty) and
+ * resolves once it is ready, or rejects with its output.
+ */
+export function startServer(env: NodeJS.ProcessEnv, command: 'serve' | 'worker' = 'serve'): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, command], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
       out += d;
       const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (listening?.[1] && out.includes('docagent is ready')) {
-        const url = listening[1];
+      const ready =
+        command === 'worker' ? out.includes('docagent worker is ready') : listening?.[1] && out.includes('docagent is ready');
+      if (ready) {
+        const url = listening?.[1] ?? '';
         resolve({
           child,
           url,
@@ -64,6 +69,6 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code} before it was ready:\n${out}`)));
+    child.on('exit', (code) => reject(new Error(`docagent ${command} exited with ${code} before it was ready:\n${out}`)));
   });
 }

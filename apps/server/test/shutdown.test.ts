@@ -6,7 +6,12 @@ import { loadConfig } from '../src/config.ts';
 
 test('closing the app (what SIGTERM does) lets an in-flight request finish and refuses new ones', async () => {
   const database = await openTestDatabase();
-  const app = await buildApp({ config: loadConfig({}), db: database.db, logger: false });
+  const scheduler = {
+    scheduleTextExtraction: async () => {
+      throw new Error('this test uploads nothing');
+    },
+  };
+  const app = await buildApp({ config: loadConfig({}), db: database.db, scheduler, logger: false });
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import {
-  createDocument,
   createOrganization,
   type Database,
   DatabaseBlobStore,
@@ -16,6 +15,7 @@ import {
   selectRows,
   TextExtractionError,
   updateDocument,
+  uploadDocuments,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
 
@@ -42,11 +42,15 @@ async function* chunks(text: string) {
   yield Buffer.from(text);
 }
 
-const upload = (name: string, text: string, extra: { tagIds?: string[]; metadata?: Record<string, string> } = {}) =>
-  createDocument(
-    { db: database.db, blobs: blobs(), scheduler: queue },
-    { orgId, name, content: chunks(text), uploadedBy: 'tester@example.test', maxBytes: 1024 * 1024, ...extra },
-  );
+const limits = { maxFileBytes: 1024 * 1024, maxRequestBytes: 2 * 1024 * 1024, maxFiles: 5 };
+const services = () => ({ db: database.db, blobs: blobs(), scheduler: queue });
+const access = () => ({ orgId, role: 'admin' as const, userId: null });
+
+async function upload(name: string, text: string, extra: { tagIds?: string[]; metadata?: Record<string, string> } = {}) {
+  const [doc] = await uploadDocuments(services(), access(), [{ name, content: chunks(text), ...extra }], limits);
+  if (!doc) throw new Error('the upload stored no document');
+  return doc;
+}
 
 async function settled(id: string): Promise<DocumentRecord> {
   const deadline = Date.now() + 60_000;
@@ -116,15 +120,43 @@ describe('refused uploads keep nothing', () => {
 
   test('a file over the size limit is refused and its partial chunks removed', async () => {
     const before = await blobCount();
-    const big = 'x'.repeat(600 * 1024);
     await assert.rejects(
-      createDocument(
-        { db: database.db, blobs: blobs(), scheduler: queue },
-        { orgId, name: 'big.txt', content: chunks(big), uploadedBy: 't', maxBytes: 512 * 1024 },
-      ),
-      (error: Error & { kind?: string }) => error.kind === 'too_large',
+      upload('big.txt', 'x'.repeat(1024 * 1024 + 1)),
+      (error: Error & { kind?: string }) =>
+        error.kind === 'too_large' && /"big.txt" is larger than the limit of 1 MB per file/.test(error.message),
     );
     assert.equal(await blobCount(), before);
+  });
+
+  test('an upload is all or nothing: a refused file leaves none of its request stored', async () => {
+    const before = await listDocuments(database.db, orgId, { skip: 0, limit: 1 });
+    const blobsBefore = await blobCount();
+    await assert.rejects(
+      uploadDocuments(
+        services(),
+        access(),
+        [
+          { name: 'first.txt', content: chunks('fine') },
+          { name: 'second.pdf', content: chunks('not a pdf') },
+        ],
+        limits,
+      ),
+      /second.pdf/,
+    );
+    await assert.rejects(
+      uploadDocuments(
+        services(),
+        access(),
+        ['a', 'b', 'c'].map((letter) => ({ name: `${letter}.txt`, content: chunks(letter.repeat(900 * 1024)) })),
+        limits,
+      ),
+      /limit of 2 MB per request/,
+    );
+    const six = Array.from({ length: 6 }, (_, i) => ({ name: `n${i}.txt`, content: chunks('x') }));
+    await assert.rejects(uploadDocuments(services(), access(), six, limits), /at most 5 files/);
+    const after = await listDocuments(database.db, orgId, { skip: 0, limit: 1 });
+    assert.equal(after.total, before.total);
+    assert.equal(await blobCount(), blobsBefore);
   });
 });
 

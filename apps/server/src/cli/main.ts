@@ -2,12 +2,14 @@ import { parseArgs } from 'node:util';
 import { isDomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { loadConfig } from '../config.ts';
 import { serve } from '../serve.ts';
+import { runWorker } from '../worker.ts';
 import { ADMIN_COMMANDS, isAdminCommand } from './admin.ts';
 
 const HELP = `docagent — document workbench with an LLM agent
 
 Usage:
   docagent serve                      start the server (PORT, DATA_DIR, DATABASE_URL, ...)
+  docagent worker                     work text-extraction jobs in this process (needs DATABASE_URL)
   docagent migrate                    apply database migrations and exit
   docagent admin create-user  --email E [--password P] [--name N]
   docagent admin create-org   --name N [--admin EMAIL_OR_ID]
@@ -50,6 +52,7 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
 
   if (command === 'serve') return serve(config);
+  if (command === 'worker') return runWorker(config);
 
   if (command === 'migrate') {
     const database = await openDatabase(config.database, 'migrate command');

@@ -1,4 +1,4 @@
-import type { Db } from '@docagent/core';
+import type { Db, DocumentServices } from '@docagent/core';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -21,4 +21,5 @@ export type ZodApp = FastifyInstance<
 export interface RouteDeps {
   db: Db;
   config: Config;
+  documents: DocumentServices;
 }

@@ -1,11 +1,10 @@
 import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { type DocumentState, documentPages, documents } from '../db/schema.ts';
+import { type DocumentState, documents } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { DocumentKind } from '../text/types.ts';
-import { checkDocumentName, SNIFF_BYTES, sniffDocumentType } from './sniff.ts';
+import { checkDocumentName } from './sniff.ts';
 
 export interface DocumentRecord {
   id: string;
@@ -59,80 +58,6 @@ export function checkTagIds(tagIds: string[]): string[] {
   if (unique.length > 100) throw invalidInput('A document can have at most 100 tags.');
   for (const id of unique) if (!/^[\w-]{1,64}$/.test(id)) throw invalidInput(`"${id.slice(0, 40)}" is not a tag id.`);
   return unique;
-}
-
-/** Splits a byte stream into its first `bytes` (for sniffing) and a stream of everything. */
-async function peek(
-  source: AsyncIterable<Uint8Array>,
-  bytes: number,
-): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
-  const iterator = source[Symbol.asyncIterator]();
-  const taken: Uint8Array[] = [];
-  let size = 0;
-  let done = false;
-  while (size < bytes) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    taken.push(next.value);
-    size += next.value.length;
-  }
-  const head = Buffer.concat(taken).subarray(0, bytes);
-  async function* all() {
-    yield* taken;
-    if (done) return;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  return { head, all: all() };
-}
-
-/**
- * Stores an uploaded file as a new document in state `uploaded` and schedules its text
- * extraction. The type comes from the bytes; nothing is kept if the file is refused.
- */
-export async function createDocument(
-  services: DocumentServices,
-  input: {
-    orgId: string;
-    name: string;
-    content: AsyncIterable<Uint8Array>;
-    tagIds?: string[];
-    metadata?: Record<string, string>;
-    uploadedBy: string;
-    maxBytes: number;
-  },
-): Promise<DocumentRecord> {
-  const name = checkDocumentName(input.name);
-  const tagIds = checkTagIds(input.tagIds ?? []);
-  const metadata = checkMetadata(input.metadata ?? {});
-  const { head, all } = await peek(input.content, SNIFF_BYTES);
-  const type = await sniffDocumentType(name, head);
-  const blob = await services.blobs.put(all, { maxBytes: input.maxBytes });
-  if (blob.size === 0) {
-    await services.blobs.delete(blob.blobId);
-    throw invalidInput(`"${name}" is empty; upload a file with content.`);
-  }
-  const [row] = await services.db
-    .insert(documents)
-    .values({
-      id: newId(),
-      orgId: input.orgId,
-      name,
-      mimeType: type.mimeType,
-      kind: type.kind,
-      state: 'uploaded',
-      tagIds,
-      metadata,
-      blobId: blob.blobId,
-      sizeBytes: blob.size,
-      uploadedBy: input.uploadedBy,
-    })
-    .returning();
-  if (!row) throw new Error('insert into documents returned no row');
-  await services.scheduler.scheduleTextExtraction(row.id);
-  return row;
 }
 
 export async function getDocument(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {
@@ -230,51 +155,12 @@ export async function rerunTextExtraction(
   return row;
 }
 
-export interface StoredPage {
-  page: number;
-  text: string;
-  width: number;
-  height: number;
-  engine: string;
-  items: unknown;
-}
-
-/** The document's extracted pages (all, or one 1-based page), in order. */
-export async function getDocumentPages(
-  db: Db,
+/** The document and a stream of its original bytes. */
+export async function openDocumentFile(
+  services: Pick<DocumentServices, 'db' | 'blobs'>,
   orgId: string,
   documentId: string,
-  page?: number,
-): Promise<{ document: DocumentRecord; pages: StoredPage[] }> {
-  const document = await getDocument(db, orgId, documentId);
-  if (document.state === 'uploaded' || document.state === 'ocr_processing') {
-    throw invalidInput(`The text of document ${documentId} is not ready yet (state ${document.state}); try again shortly.`);
-  }
-  if (document.state === 'ocr_failed') {
-    throw invalidInput(
-      `Text extraction failed for document ${documentId}: ${document.stateError ?? 'unknown error'}. Re-run it with POST ocr/run/${documentId}.`,
-    );
-  }
-  if (page !== undefined && (document.pageCount === null || page < 1 || page > document.pageCount)) {
-    throw invalidInput(
-      `page_num ${page} is out of range; document ${documentId} has ${document.pageCount ?? 0} page(s), numbered from 1.`,
-    );
-  }
-  const pages = await db
-    .select({
-      page: documentPages.page,
-      text: documentPages.text,
-      width: documentPages.width,
-      height: documentPages.height,
-      engine: documentPages.engine,
-      items: documentPages.items,
-    })
-    .from(documentPages)
-    .where(
-      page === undefined
-        ? eq(documentPages.documentId, documentId)
-        : and(eq(documentPages.documentId, documentId), eq(documentPages.page, page)),
-    )
-    .orderBy(documentPages.page);
-  return { document, pages };
+): Promise<{ document: DocumentRecord; content: AsyncIterable<Uint8Array> }> {
+  const document = await getDocument(services.db, orgId, documentId);
+  return { document, content: services.blobs.get(document.blobId) };
 }

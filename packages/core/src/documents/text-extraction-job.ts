@@ -2,11 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { documentPages, documents } from '../db/schema.ts';
 import { type BlobStore, readBlob } from '../storage/blob-store.ts';
-import type { TextExtraction, TextExtractionLimits } from '../text/types.ts';
+import type { DocumentKind, TextExtraction, TextExtractionLimits } from '../text/types.ts';
 import { TextExtractionError } from '../text/types.ts';
 
 export type ExtractFn = (
-  input: { bytes: Uint8Array; kind: 'pdf' | 'image' | 'text' | 'markdown' | 'csv' },
+  input: { bytes: Uint8Array; kind: DocumentKind },
   options: { limits?: Partial<TextExtractionLimits> },
 ) => Promise<TextExtraction>;
 

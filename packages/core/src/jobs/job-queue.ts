@@ -13,7 +13,7 @@ export interface JobQueueOptions {
   retryDelaySeconds?: number;
   /**
    * A running job whose worker stops sending heartbeats for this long (it crashed or was
-   * killed) is retried by another worker.
+   * killed) is retried by another worker. At least 10.
    */
   heartbeatSeconds?: number;
   /** How often idle workers look for new jobs. */
@@ -32,22 +32,28 @@ export class JobQueue implements TextExtractionScheduler {
   }
 
   static async start(database: Database, text: TextJobServices, options: JobQueueOptions): Promise<JobQueue> {
+    const heartbeatSeconds = options.heartbeatSeconds ?? 30;
+    // The supervisor is what notices a silent worker, so it looks as often as heartbeats are due.
+    const supervision = { superviseIntervalSeconds: heartbeatSeconds };
     const boss =
       database.kind === 'pglite'
-        ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
-        : new PgBoss({ connectionString: database.url, max: 4 });
+        ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', ...supervision })
+        : new PgBoss({ connectionString: database.url, max: 4, ...supervision });
     // pg-boss reports background faults (a lost connection, say) as events; without a
     // listener Node would treat them as fatal.
     boss.on('error', (error: Error) => process.emitWarning(`job queue: ${error.message}`));
     await boss.start();
     const retryLimit = options.retryLimit ?? 3;
-    await boss.createQueue(TEXT_EXTRACTION_QUEUE, {
+    const queueOptions = {
       retryLimit,
       retryDelay: options.retryDelaySeconds ?? 5,
       retryBackoff: true,
       expireInSeconds: 30 * 60,
-      heartbeatSeconds: options.heartbeatSeconds ?? 30,
-    });
+      heartbeatSeconds,
+    };
+    // A queue made by an earlier start keeps its old settings unless they are updated.
+    if (await boss.getQueue(TEXT_EXTRACTION_QUEUE)) await boss.updateQueue(TEXT_EXTRACTION_QUEUE, queueOptions);
+    else await boss.createQueue(TEXT_EXTRACTION_QUEUE, queueOptions);
     if (options.workers > 0) {
       const workOptions = {
         localConcurrency: options.workers,
@@ -68,6 +74,6 @@ export class JobQueue implements TextExtractionScheduler {
 
   /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, close: false, timeout: 30_000 });
+    await this.boss.stop({ graceful: true, close: false, timeout: 20_000 });
   }
 }

@@ -1,0 +1,69 @@
+import type { DocumentRecord, TextMetadata } from '@docagent/core';
+import { z } from 'zod';
+import { iso, isoOrNull } from './schemas.ts';
+
+/**
+ * Documents as DocRouter's clients read them (its TypeScript SDK and MCP server), plus
+ * fields of ours that those clients ignore.
+ */
+const DocRouterDocumentFields = {
+  document_name: z.string(),
+  upload_date: z.string(),
+  uploaded_by: z.string(),
+  state: z.string(),
+  tag_ids: z.array(z.string()),
+  type: z.string(),
+  metadata: z.record(z.string(), z.string()),
+};
+
+export const UploadedDocumentSchema = z.object({ document_id: z.string(), ...DocRouterDocumentFields });
+
+export const DocumentSchema = z.object({
+  id: z.string(),
+  // DocRouter converts every upload to a PDF and names it here; the original is what we serve.
+  pdf_id: z.string(),
+  ...DocRouterDocumentFields,
+  kind: z.enum(['pdf', 'image', 'text', 'markdown', 'csv']),
+  size_bytes: z.number(),
+  page_count: z.number().nullable(),
+  state_error: z.string().nullable(),
+});
+
+export const DocumentWithContentSchema = DocumentSchema.extend({ content: z.string().nullable() });
+
+const commonFields = (d: DocumentRecord) => ({
+  document_name: d.name,
+  upload_date: iso(d.uploadedAt),
+  uploaded_by: d.uploadedBy,
+  state: d.state,
+  tag_ids: d.tagIds,
+  type: d.mimeType,
+  metadata: d.metadata,
+});
+
+export const toUploadedDocument = (d: DocumentRecord): z.infer<typeof UploadedDocumentSchema> => ({
+  document_id: d.id,
+  ...commonFields(d),
+});
+
+export const toDocument = (d: DocumentRecord): z.infer<typeof DocumentSchema> => ({
+  id: d.id,
+  pdf_id: d.id,
+  ...commonFields(d),
+  kind: d.kind,
+  size_bytes: d.sizeBytes,
+  page_count: d.pageCount,
+  state_error: d.stateError,
+});
+
+export const TextMetadataSchema = z.object({
+  n_pages: z.number(),
+  ocr_date: z.string().nullable(),
+  ocr_type: z.string().nullable(),
+});
+
+export const toTextMetadata = (m: TextMetadata): z.infer<typeof TextMetadataSchema> => ({
+  n_pages: m.pageCount,
+  ocr_date: isoOrNull(m.extractedAt),
+  ocr_type: m.engine,
+});

@@ -1,0 +1,86 @@
+import { invalidInput, type UploadFile } from '@docagent/core';
+import type { Multipart } from '@fastify/multipart';
+import { z } from 'zod';
+
+/** How upload requests carry files, turned into the service's `UploadFile`s. */
+
+export const JsonUploadBodySchema = z.strictObject({
+  documents: z
+    .array(
+      z.strictObject({
+        name: z.string().max(1000),
+        content: z.string().describe('The file as base64, or as a data URL (data:<type>;base64,...)'),
+        tag_ids: z.array(z.string()).max(100).optional(),
+        metadata: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .min(1),
+});
+
+const DATA_URL = /^data:[^,]*;base64,/i;
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+function decodeContent(content: string, index: number): Buffer {
+  const payload = content.replace(DATA_URL, '').replace(/\s+/g, '');
+  if (!BASE64.test(payload)) {
+    throw invalidInput(`documents.${index}.content is neither base64 nor a base64 data URL; encode the file's bytes as base64.`);
+  }
+  return Buffer.from(payload, 'base64');
+}
+
+export function filesFromJson(body: z.infer<typeof JsonUploadBodySchema>): UploadFile[] {
+  return body.documents.map((doc, index) => {
+    const bytes = decodeContent(doc.content, index);
+    return {
+      name: doc.name,
+      content: (async function* () {
+        yield bytes;
+      })(),
+      tagIds: doc.tag_ids,
+      metadata: doc.metadata,
+    };
+  });
+}
+
+export const parseTagIds = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function parseMetadataField(value: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw invalidInput('The metadata field must be a JSON object of strings, e.g. {"source":"email"}.');
+  }
+  const result = z.record(z.string(), z.string()).safeParse(parsed);
+  if (!result.success) throw invalidInput('The metadata field must be a JSON object of strings, e.g. {"source":"email"}.');
+  return result.data;
+}
+
+/**
+ * The files of a multipart upload, read one at a time as they stream in. The optional
+ * `tag_ids` (comma-separated) and `metadata` (JSON) fields apply to every file and must come
+ * before the files, since a file is stored as soon as it has arrived.
+ */
+export async function* filesFromMultipart(parts: AsyncIterableIterator<Multipart>): AsyncGenerator<UploadFile> {
+  let tagIds: string[] = [];
+  let metadata: Record<string, string> = {};
+  let sawFile = false;
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      sawFile = true;
+      yield { name: part.filename, content: part.file, tagIds, metadata };
+      continue;
+    }
+    if (part.fieldname !== 'tag_ids' && part.fieldname !== 'metadata') {
+      throw invalidInput(`Unknown form field "${part.fieldname}"; send files, and optionally tag_ids and metadata.`);
+    }
+    if (sawFile) throw invalidInput(`Send the ${part.fieldname} field before the files it applies to.`);
+    const value = String(part.value);
+    if (part.fieldname === 'tag_ids') tagIds = parseTagIds(value);
+    else metadata = parseMetadataField(value);
+  }
+}

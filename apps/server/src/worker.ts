@@ -1,0 +1,34 @@
+import { DomainError, migrateDatabase, openDatabase } from '@docagent/core';
+import { pino } from 'pino';
+import type { Config } from './config.ts';
+import { startJobQueue } from './jobs.ts';
+import { closeOnSignal } from './shutdown.ts';
+
+/**
+ * `docagent worker`: works text-extraction jobs in a process of its own, next to servers
+ * started with DOCAGENT_WORKERS=0 (or alongside their in-process workers).
+ */
+export async function runWorker(config: Config): Promise<void> {
+  if (config.database.kind !== 'postgres') {
+    throw new DomainError(
+      'invalid_input',
+      'docagent worker needs a PostgreSQL server (DATABASE_URL): the embedded database can be open in one process only, ' +
+        'where the server already runs its workers (DOCAGENT_WORKERS).',
+    );
+  }
+  const log = pino({ level: config.logLevel });
+  const workers = Math.max(config.workers, 1);
+  const database = await openDatabase(config.database, 'worker');
+  try {
+    await migrateDatabase(database);
+    const queue = await startJobQueue(database, config, workers);
+    log.info({ database: database.describe, workers }, 'docagent worker is ready');
+    closeOnSignal(log, 'letting running jobs finish', async () => {
+      await queue.stop();
+      await database.close();
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { documentPages } from '../db/schema.ts';
+import { conflict, invalidInput } from '../errors.ts';
+import type { PositionedText } from '../text/types.ts';
+import { type DocumentRecord, getDocument } from './documents.ts';
+
+export interface StoredPage {
+  page: number;
+  text: string;
+  width: number;
+  height: number;
+  engine: string;
+  items: PositionedText[];
+}
+
+/** The document, once its text is ready; a clear error while it is not, or when extraction failed. */
+async function documentWithText(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {
+  const document = await getDocument(db, orgId, documentId);
+  if (document.state === 'uploaded' || document.state === 'ocr_processing') {
+    throw conflict(`The text of document ${documentId} is not ready yet (state ${document.state}); try again shortly.`);
+  }
+  if (document.state === 'ocr_failed') {
+    throw conflict(
+      `Text extraction failed for document ${documentId}: ${document.stateError ?? 'unknown error'}. Re-run it with POST ocr/run/${documentId}.`,
+    );
+  }
+  return document;
+}
+
+/** The document's extracted pages (all, or one 1-based page), in order. */
+export async function getDocumentPages(
+  db: Db,
+  orgId: string,
+  documentId: string,
+  page?: number,
+): Promise<{ document: DocumentRecord; pages: StoredPage[] }> {
+  const document = await documentWithText(db, orgId, documentId);
+  if (page !== undefined && (document.pageCount === null || page < 1 || page > document.pageCount)) {
+    throw invalidInput(
+      `page_num ${page} is out of range; document ${documentId} has ${document.pageCount ?? 0} page(s), numbered from 1.`,
+    );
+  }
+  const rows = await db
+    .select({
+      page: documentPages.page,
+      text: documentPages.text,
+      width: documentPages.width,
+      height: documentPages.height,
+      engine: documentPages.engine,
+      items: documentPages.items,
+    })
+    .from(documentPages)
+    .where(
+      page === undefined
+        ? eq(documentPages.documentId, documentId)
+        : and(eq(documentPages.documentId, documentId), eq(documentPages.page, page)),
+    )
+    .orderBy(documentPages.page);
+  return { document, pages: rows.map((r) => ({ ...r, items: r.items as PositionedText[] })) };
+}
+
+/** Plain text of the whole document (pages separated by a blank line), or of one page. */
+export async function getDocumentText(db: Db, orgId: string, documentId: string, page?: number): Promise<string> {
+  const { pages } = await getDocumentPages(db, orgId, documentId, page);
+  return pages.map((p) => p.text).join('\n\n');
+}
+
+export interface TextMetadata {
+  pageCount: number;
+  extractedAt: Date | null;
+  /** The engines that produced the pages, e.g. "pdf_text+tesseract_cli". */
+  engine: string | null;
+}
+
+export const textMetadataOf = (document: DocumentRecord): TextMetadata => ({
+  pageCount: document.pageCount ?? 0,
+  extractedAt: document.textExtractedAt,
+  engine: document.textEngine,
+});
+
+/** When and how the document's text was made. */
+export async function getTextMetadata(db: Db, orgId: string, documentId: string): Promise<TextMetadata> {
+  return textMetadataOf(await documentWithText(db, orgId, documentId));
+}

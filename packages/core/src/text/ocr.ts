@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import type { PositionedText } from './types.ts';
+
+export type OcrEngineName = 'tesseract_cli' | 'tesseract_js';
+
+/** What OCR read on one image: its text, in lines, and each word with its box in pixels. */
+export interface OcrResult {
+  text: string;
+  words: PositionedText[];
+}
+
+/** An OCR engine ready for the pages of one document; `close` frees it. */
+export interface OcrSession {
+  readonly engine: OcrEngineName;
+  recognize(image: Uint8Array, signal: AbortSignal): Promise<OcrResult>;
+  close(): Promise<void>;
+}
+
+let cliAvailable: boolean | undefined;
+
+/** True when Debian's `tesseract` command is on PATH (checked once per process). */
+export function tesseractCliAvailable(): boolean {
+  cliAvailable ??= spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
+  return cliAvailable;
+}
+
+/**
+ * The engine to use: the one asked for (argument, then DOCAGENT_OCR_ENGINE), else the
+ * native command when installed, as it is several times faster, else tesseract.js.
+ */
+export function chooseOcrEngine(asked?: OcrEngineName): OcrEngineName {
+  const wanted = asked ?? process.env.DOCAGENT_OCR_ENGINE;
+  if (wanted === 'tesseract_js') return 'tesseract_js';
+  if (wanted === 'tesseract_cli') {
+    if (!tesseractCliAvailable()) {
+      throw new Error('The tesseract command is not on PATH; install it (apt-get install tesseract-ocr) or use tesseract_js.');
+    }
+    return 'tesseract_cli';
+  }
+  if (wanted !== undefined && wanted !== '') {
+    throw new Error(`DOCAGENT_OCR_ENGINE is "${wanted}"; use tesseract_cli or tesseract_js, or leave it unset.`);
+  }
+  return tesseractCliAvailable() ? 'tesseract_cli' : 'tesseract_js';
+}
+
+export async function openOcrSession(engine: OcrEngineName): Promise<OcrSession> {
+  if (engine === 'tesseract_cli') return (await import('./ocr-tesseract-cli.ts')).tesseractCliSession();
+  return (await import('./ocr-tesseract-js.ts')).tesseractJsSession();
+}
+
+/** Lines of words (in reading order) as page text: words joined by spaces, blocks by a blank line. */
+export function joinOcrLines(lines: Array<{ block: string; words: string[] }>): string {
+  let text = '';
+  let previousBlock: string | undefined;
+  for (const line of lines) {
+    if (line.words.length === 0) continue;
+    if (previousBlock !== undefined) text += line.block === previousBlock ? '\n' : '\n\n';
+    text += line.words.join(' ');
+    previousBlock = line.block;
+  }
+  return text;
+}

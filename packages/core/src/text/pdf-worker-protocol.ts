@@ -1,0 +1,21 @@
+import type { PositionedText, TextExtractionError } from './types.ts';
+
+/** Messages between the PDF worker thread and the text pipeline. */
+
+export interface PdfWorkerInput {
+  bytes: Uint8Array;
+  maxPages: number;
+  maxImagePixels: number;
+  /** Resolution at which pages without a text layer are rendered for OCR. */
+  dpi: number;
+}
+
+export type PdfWorkerRequest = { type: 'render'; page: number };
+
+export type PdfWorkerMessage =
+  | { type: 'opened'; pageCount: number }
+  | { type: 'page'; page: number; width: number; height: number; text: string; items: PositionedText[]; needsOcr: boolean }
+  | { type: 'text_done' }
+  /** A PNG of the page, `scale` image pixels per PDF point. */
+  | { type: 'rendered'; page: number; png: Uint8Array; scale: number }
+  | { type: 'failed'; reason: TextExtractionError['reason']; message: string };

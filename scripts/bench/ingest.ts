@@ -1,0 +1,110 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extractDocumentText, type OcrEngineName } from '@docagent/core';
+import { buildSampleCorpus } from '@docagent/core/sample-corpus';
+import { PDFDocument } from 'pdf-lib';
+import { medianSeconds, table } from './measure.ts';
+
+/**
+ * Text extraction against the tools people would otherwise use, on the same files in the
+ * same run: text PDFs against poppler's `pdftotext`, OCR against the `tesseract` command.
+ */
+
+const RUNS = 5;
+const OCR_RUNS = 3;
+
+function requireCommand(name: string, pkg: string): void {
+  if (spawnSync('sh', ['-c', `command -v ${name}`]).status !== 0) {
+    throw new Error(`The ingest benchmark compares with \`${name}\`: apt-get install -y ${pkg}`);
+  }
+}
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`);
+}
+
+/** A long text PDF: the contract's pages repeated, so per-document overheads wash out. */
+async function repeatPages(path: string, times: number, out: string): Promise<void> {
+  const source = await PDFDocument.load(readFileSync(path));
+  const long = await PDFDocument.create();
+  for (let i = 0; i < times; i++) for (const page of await long.copyPages(source, source.getPageIndices())) long.addPage(page);
+  writeFileSync(out, await long.save());
+}
+
+export async function runIngestBenchmark(): Promise<{ table: string; results: unknown }> {
+  requireCommand('pdftotext', 'poppler-utils');
+  requireCommand('tesseract', 'tesseract-ocr tesseract-ocr-eng');
+  const dir = mkdtempSync(join(tmpdir(), 'docagent-bench-ingest-'));
+  try {
+    const samples = await buildSampleCorpus(join(dir, 'corpus'));
+    const textPdfs = samples.filter((s) => s.kind === 'pdf' && s.expectedEngine === 'pdf_text');
+    const contract = textPdfs.reduce((a, b) => (b.pageCount > a.pageCount ? b : a));
+    const longPath = join(dir, 'long-contract.pdf');
+    await repeatPages(contract.path, Math.ceil(100 / contract.pageCount), longPath);
+    const longPages = Math.ceil(100 / contract.pageCount) * contract.pageCount;
+    const pdfInputs = [
+      ...textPdfs.map((s) => ({ name: s.name, path: s.path, pages: s.pageCount })),
+      { name: 'long-contract.pdf', path: longPath, pages: longPages },
+    ];
+
+    const rows: Array<Array<string | number>> = [];
+    const results: Array<Record<string, unknown>> = [];
+    for (const input of pdfInputs) {
+      const bytes = new Uint8Array(readFileSync(input.path));
+      const ours = await medianSeconds(RUNS, () => extractDocumentText({ bytes: bytes.slice(), kind: 'pdf' }, {}));
+      const poppler = await medianSeconds(RUNS, () => run('pdftotext', ['-layout', input.path, join(dir, 'out.txt')]));
+      const oursRate = input.pages / ours;
+      const popplerRate = input.pages / poppler;
+      rows.push([
+        input.name,
+        input.pages,
+        `${oursRate.toFixed(1)} pages/s`,
+        `${popplerRate.toFixed(1)} pages/s (pdftotext)`,
+        (oursRate / popplerRate).toFixed(2),
+      ]);
+      results.push({ input: input.name, pages: input.pages, docagent_pages_per_s: oursRate, pdftotext_pages_per_s: popplerRate });
+    }
+
+    const ocrInputs = samples.filter((s) => s.expectedEngine !== 'pdf_text' && (s.kind === 'pdf' || s.kind === 'image'));
+    for (const sample of ocrInputs) {
+      const bytes = new Uint8Array(readFileSync(sample.path));
+      const baseline = await medianSeconds(OCR_RUNS, () => {
+        if (sample.kind === 'image') return run('tesseract', [sample.path, join(dir, 'ocr'), 'tsv']);
+        // What a person would script: poppler renders at 300 DPI, tesseract reads each page.
+        run('pdftoppm', ['-r', '300', '-png', sample.path, join(dir, 'page')]);
+        for (let page = 1; page <= sample.pageCount; page++) {
+          const png = join(dir, `page-${String(page).padStart(String(sample.pageCount).length, '0')}.png`);
+          run('tesseract', [png, join(dir, 'ocr'), 'tsv']);
+        }
+      });
+      const baselinePerPage = baseline / sample.pageCount;
+      for (const engine of ['tesseract_cli', 'tesseract_js'] as OcrEngineName[]) {
+        const ours = await medianSeconds(OCR_RUNS, () =>
+          extractDocumentText({ bytes: bytes.slice(), kind: sample.kind as 'pdf' | 'image' }, { ocrEngine: engine }),
+        );
+        const perPage = ours / sample.pageCount;
+        rows.push([
+          `${sample.name} (OCR, ${engine})`,
+          sample.pageCount,
+          `${perPage.toFixed(2)} s/page`,
+          `${baselinePerPage.toFixed(2)} s/page (tesseract CLI)`,
+          (baselinePerPage / perPage).toFixed(2),
+        ]);
+        results.push({
+          input: sample.name,
+          engine,
+          pages: sample.pageCount,
+          docagent_s_per_page: perPage,
+          tesseract_cli_s_per_page: baselinePerPage,
+        });
+      }
+    }
+    const header = ['input', 'pages', 'docagent', 'baseline', 'speed vs baseline (>1 is faster)'];
+    return { table: table(header, rows), results };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,28 @@
+import { cpus, totalmem } from 'node:os';
+
+/** Median wall time of `runs` calls of `fn`, in seconds, after one warm-up call. */
+export async function medianSeconds(runs: number, fn: () => unknown): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+export const machine = () => ({
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memory_gb: Math.round(totalmem() / 1024 ** 3),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+});
+
+/** A Markdown table, so the output pastes into BENCHMARKS.md as it is. */
+export function table(headers: string[], rows: Array<Array<string | number>>): string {
+  const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
