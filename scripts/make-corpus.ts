@@ -1,19 +1,46 @@
-import { resolve } from 'node:path';
-import { buildBadInputs, buildSampleCorpus } from '@docagent/core/sample-corpus';
+import { basename, resolve } from 'node:path';
+import { BAD_DOCUMENT_NAMES, buildBadInputs, buildSampleCorpus } from '@docagent/core/sample-corpus';
 
 /**
  * `node scripts/make-corpus.ts [dir]`: writes the generated sample documents and bad inputs
- * (the ones the tests use) to a folder, default ./corpus, to look at or to upload by hand.
+ * (the ones the tests use) to a folder, default ./corpus, to look at, upload by hand or
+ * benchmark, and prints what each must yield.
  */
+
+function table(headers: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** A name as a quoted string with every control character escaped (JSON leaves DEL as it is). */
+const visible = (name: string) => JSON.stringify(name).replaceAll('\u007f', '\\u007f');
+
 const dir = resolve(process.argv[2] ?? 'corpus');
+const started = performance.now();
 const samples = await buildSampleCorpus(resolve(dir, 'samples'));
 const bad = await buildBadInputs(resolve(dir, 'bad'));
-process.stdout.write(`Samples in ${dir}/samples:\n`);
-for (const s of samples)
-  process.stdout.write(`  ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${s.pageCount} page(s), yields: ${s.expected.join(' | ')}\n`);
-process.stdout.write(`Bad inputs in ${dir}/bad:\n`);
-for (const b of bad) {
-  const outcome =
-    b.expected.stage === 'upload' ? `refused at upload (${b.expected.status})` : `ocr_failed (${b.expected.reason})`;
-  process.stdout.write(`  ${b.name.padEnd(28)} ${outcome}\n`);
-}
+const seconds = ((performance.now() - started) / 1000).toFixed(2);
+
+const sampleRows = samples.map((s) => [s.name, s.kind, String(s.pageCount), s.expectedEngine, s.expected.join(' / ')]);
+const badRows = bad.map((b) => [
+  b.name,
+  basename(b.path),
+  b.description,
+  b.expected.stage === 'upload' ? `refused at upload (${b.expected.status})` : `text extraction fails: ${b.expected.reason}`,
+]);
+process.stdout.write(
+  [
+    `Samples in ${resolve(dir, 'samples')}:`,
+    '',
+    table(['file', 'kind', 'pages', 'engine', 'the text contains'], sampleRows),
+    '',
+    `Bad inputs in ${resolve(dir, 'bad')}:`,
+    '',
+    table(['upload as', 'file', 'what it is', 'expected outcome'], badRows),
+    '',
+    `Document names refused at upload (400) whatever the content: ${BAD_DOCUMENT_NAMES.map(visible).join(', ')}`,
+    '',
+    `Generated in ${seconds} s.`,
+    '',
+  ].join('\n'),
+);

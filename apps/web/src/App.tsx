@@ -4,6 +4,7 @@ import { UnauthorizedRedirect } from './auth/UnauthorizedRedirect';
 import { AppLayout } from './layout/AppLayout';
 import { OrgRoute } from './layout/OrgRoute';
 import { DocumentsPage } from './pages/DocumentsPage';
+import { DocumentTextPage } from './pages/DocumentTextPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { LoginPage } from './pages/LoginPage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -21,6 +22,7 @@ export function App() {
             <Route path="orgs/:orgId" element={<OrgRoute />}>
               <Route index element={<Navigate to="documents" replace />} />
               <Route path="documents" element={<DocumentsPage />} />
+              <Route path="documents/:documentId" element={<DocumentTextPage />} />
               <Route path="settings" element={<SettingsPage />} />
             </Route>
             <Route path="*" element={<NotFoundPage />} />

@@ -72,6 +72,12 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
   app.post(
     '/v0/orgs/:organization_id/documents/multipart',
     {
+      // A refused upload may still be streaming in. Closing the connection stops reading
+      // the rest, where keep-alive would hold the socket (and a graceful shutdown) open for it.
+      onSend: async (_request, reply, payload) => {
+        if (reply.statusCode >= 400) reply.header('connection', 'close');
+        return payload;
+      },
       schema: {
         summary: 'Upload documents as multipart/form-data: files, with optional tag_ids and metadata fields before them',
         tags: ['documents'],

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { firstStartCredentials, launchBrowser, replaceOneTimePassword } from './browser.ts';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -15,23 +14,10 @@ let drop: () => Promise<void>;
 const dir = mkdtempSync(join(tmpdir(), 'docagent-e2e-'));
 
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Browser tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
-  }
   const target = await createTestDatabaseTarget({ dataDir: join(dir, 'data') });
   drop = target.drop;
   server = await startServer(envFor(target.target));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -42,10 +28,7 @@ after(async () => {
 });
 
 test(`the printed first-start credentials sign in, and the web app creates a working API token (${testDatabaseKind()})`, async () => {
-  const out = server.output();
-  const loginUrl = /Sign in:\s+(\S+)/.exec(out)?.[1];
-  const password = /Password:\s+(\S+)/.exec(out)?.[1];
-  assert.ok(loginUrl && password, `the banner has a login URL and a password:\n${out}`);
+  const { loginUrl, password } = firstStartCredentials(server);
 
   const page = await browser.newPage();
   await page.goto(loginUrl);
@@ -58,10 +41,7 @@ test(`the printed first-start credentials sign in, and the web app creates a wor
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   // The one-time password has to be replaced before anything else.
-  await page.getByLabel('Current password').fill(password);
-  await page.getByLabel('New password').fill('a brand new passphrase');
-  await page.getByRole('button', { name: 'Save password' }).click();
-  await page.getByRole('heading', { name: 'Documents' }).waitFor();
+  await replaceOneTimePassword(page, password);
   await page.getByText('No documents yet').waitFor();
 
   await page.getByRole('link', { name: 'Settings' }).click();

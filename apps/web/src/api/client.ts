@@ -32,23 +32,38 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
 }
 
+function errorFromBody(status: number, statusText: string, body: unknown): ApiError {
+  const fallback = `Request failed (${status} ${statusText}).`;
+  if (typeof body === 'object' && body !== null) {
+    const { detail, code } = body as { detail?: unknown; code?: unknown };
+    return new ApiError(
+      status,
+      typeof code === 'string' ? code : 'unknown',
+      typeof detail === 'string' && detail !== '' ? detail : fallback,
+    );
+  }
+  return new ApiError(status, 'unknown', fallback);
+}
+
 async function readError(response: Response): Promise<ApiError> {
-  const fallback = `Request failed (${response.status} ${response.statusText}).`;
+  let body: unknown = null;
   try {
-    const body: unknown = await response.json();
-    if (typeof body === 'object' && body !== null) {
-      const { detail, code } = body as { detail?: unknown; code?: unknown };
-      return new ApiError(
-        response.status,
-        typeof code === 'string' ? code : 'unknown',
-        typeof detail === 'string' && detail !== '' ? detail : fallback,
-      );
-    }
+    body = await response.json();
   } catch {
     // A proxy or crash page may answer with HTML; the status line is all we have then.
   }
-  return new ApiError(response.status, 'unknown', fallback);
+  return errorFromBody(response.status, response.statusText, body);
 }
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+const networkError = () => new ApiError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
 
 async function send(method: Method, path: string, options: RequestOptions = {}): Promise<Response> {
   const headers = new Headers({ accept: 'application/json' });
@@ -68,7 +83,7 @@ async function send(method: Method, path: string, options: RequestOptions = {}):
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {
-    throw new ApiError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
+    throw networkError();
   }
 
   if (!response.ok) {
@@ -97,6 +112,61 @@ export async function postNoContent(path: string, options: RequestOptions = {}):
 
 export async function deleteNoContent(path: string): Promise<void> {
   await send('DELETE', path);
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/**
+ * POSTs a multipart form and reports how much of it has been sent. It uses XMLHttpRequest
+ * because fetch cannot report upload progress.
+ */
+export function postMultipart<T>(
+  path: string,
+  form: FormData,
+  onProgress: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('accept', 'application/json');
+    if (csrfToken !== null) {
+      request.setRequestHeader('x-csrf-token', csrfToken);
+    }
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) {
+        onProgress({ loaded: event.loaded, total: event.total });
+      }
+    };
+    request.onload = () => {
+      const body = parseJsonText(request.responseText);
+      if (request.status >= 200 && request.status < 300 && body !== null) {
+        resolve(body as T);
+        return;
+      }
+      if (request.status >= 200 && request.status < 300) {
+        reject(
+          new ApiError(
+            request.status,
+            'unreadable_response',
+            'The server accepted the upload but its answer could not be read. Reload the page to see the document.',
+          ),
+        );
+        return;
+      }
+      if (request.status === 401) {
+        unauthorizedHandler?.();
+      }
+      reject(errorFromBody(request.status, request.statusText, body));
+    };
+    request.onerror = () => reject(networkError());
+    request.onabort = () => reject(new ApiError(0, 'aborted', 'The upload was cancelled.'));
+    signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.send(form);
+  });
 }
 
 export function errorMessage(error: unknown): string {

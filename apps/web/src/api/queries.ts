@@ -8,7 +8,7 @@ function tokensQueryKey(orgId: string) {
   return ['orgs', orgId, 'tokens'] as const;
 }
 
-function orgApiPath(orgId: string): string {
+export function orgApiPath(orgId: string): string {
   return `/v0/orgs/${encodeURIComponent(orgId)}`;
 }
 

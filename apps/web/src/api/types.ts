@@ -34,3 +34,59 @@ export interface CreatedApiToken {
   created_at: string;
   token: string;
 }
+
+export type DocumentState =
+  | 'uploaded'
+  | 'ocr_processing'
+  | 'ocr_completed'
+  | 'ocr_failed'
+  | 'llm_processing'
+  | 'llm_completed'
+  | 'llm_failed';
+
+export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv';
+
+export interface DocumentSummary {
+  id: string;
+  document_name: string;
+  upload_date: string;
+  uploaded_by: string;
+  state: DocumentState;
+  state_error: string | null;
+  tag_ids: string[];
+  /** The MIME type sniffed from the file's bytes. */
+  type: string;
+  kind: DocumentKind;
+  metadata: Record<string, string>;
+  size_bytes: number;
+  /** Null until text extraction has completed. */
+  page_count: number | null;
+}
+
+export interface DocumentList {
+  documents: DocumentSummary[];
+  total_count: number;
+  skip: number;
+}
+
+export interface UploadedDocument {
+  document_id: string;
+  document_name: string;
+  state: DocumentState;
+}
+
+export interface PageText {
+  /** 1-based. */
+  page: number;
+  /** Which engine produced the text, e.g. pdf_text or tesseract_cli. */
+  engine: string;
+  text: string;
+}
+
+export interface DocumentText {
+  document_id: string;
+  n_pages: number;
+  ocr_date: string | null;
+  ocr_type: string | null;
+  pages: PageText[];
+}

@@ -1,5 +1,6 @@
-import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
+import { DocumentsSection } from '../documents/DocumentsSection';
+import { UploadPanel } from '../documents/UploadPanel';
 import { useCurrentOrg } from '../layout/OrgRoute';
 
 export function DocumentsPage() {
@@ -7,10 +8,11 @@ export function DocumentsPage() {
   return (
     <>
       <PageHeader title="Documents" />
-      <EmptyState
-        title="No documents yet"
-        description={`Uploading documents comes next. Once it is available, the files you add to ${org.name} will be listed here.`}
-      />
+      {/* Keyed by organization so that uploads in progress never show up under another one. */}
+      <div key={org.id} className="space-y-8">
+        <UploadPanel orgId={org.id} />
+        <DocumentsSection orgId={org.id} />
+      </div>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { checkImageSize } from './image-guard.ts';
+import { extractImageText } from './image-text.ts';
 import { chooseOcrEngine, type OcrEngineName, openOcrSession } from './ocr.ts';
 import { extractPdfText } from './pdf-text.ts';
 import { extractPlainText } from './plain-text.ts';
@@ -10,7 +10,7 @@ import {
   type TextExtractionLimits,
 } from './types.ts';
 
-/** Rendering resolution for OCR: enough for body text, at a third of the cost of 300 DPI. */
+/** Rendering resolution for OCR: enough for body text, at half the pixels of 300 DPI. */
 const OCR_DPI = 200;
 
 export interface ExtractTextOptions {
@@ -19,20 +19,10 @@ export interface ExtractTextOptions {
   ocrEngine?: OcrEngineName;
 }
 
-async function ocrImage(
-  bytes: Uint8Array,
-  limits: TextExtractionLimits,
-  engine: OcrEngineName,
-  signal: AbortSignal,
-): Promise<TextExtraction> {
-  const { width, height } = checkImageSize(bytes, limits.maxImagePixels);
-  const session = await openOcrSession(engine);
-  try {
-    const result = await session.recognize(bytes, signal);
-    return { pageCount: 1, pages: [{ page: 1, text: result.text, width, height, engine: session.engine, items: result.words }] };
-  } finally {
-    await session.close();
-  }
+function describeDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  return `${Math.round(ms / 60_000)} min`;
 }
 
 /**
@@ -46,25 +36,25 @@ export async function extractDocumentText(
 ): Promise<TextExtraction> {
   const limits = { ...DEFAULT_TEXT_LIMITS, ...options.limits };
   if (input.kind === 'text' || input.kind === 'markdown' || input.kind === 'csv') return extractPlainText(input.bytes);
-  const engine = chooseOcrEngine(options.ocrEngine);
-  const seconds = Math.round(limits.timeoutMs / 1000);
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const timedOut = () =>
-    new TextExtractionError(
-      'timeout',
-      `Text extraction took longer than the limit of ${seconds} s; split the document or raise TEXT_TIMEOUT_SECONDS.`,
-    );
+  // The engine is chosen when a page needs it: a text PDF never asks for one.
+  const ocr = () => openOcrSession(chooseOcrEngine(options.ocrEngine));
   try {
-    if (input.kind === 'image') return await ocrImage(input.bytes, limits, engine, signal);
+    if (input.kind === 'image')
+      return await extractImageText(input.bytes, { maxImagePixels: limits.maxImagePixels, ocr, signal });
     return await extractPdfText(input.bytes, {
       maxPages: limits.maxPages,
       maxImagePixels: limits.maxImagePixels,
       dpi: OCR_DPI,
-      ocr: () => openOcrSession(engine),
+      ocr,
       signal,
     });
   } catch (error) {
-    if (signal.aborted) throw timedOut();
-    throw error;
+    if (!signal.aborted || error instanceof TextExtractionError) throw error;
+    throw new TextExtractionError(
+      'timeout',
+      `Text extraction did not finish within the limit of ${describeDuration(limits.timeoutMs)} for the whole document; split it into smaller files, or ask the administrator to raise TEXT_TIMEOUT_SECONDS.`,
+      { cause: error },
+    );
   }
 }

@@ -1,6 +1,8 @@
 import { imageSize } from 'image-size';
 import { TextExtractionError } from './types.ts';
 
+const megapixels = (pixels: number) => `${Number((pixels / 1e6).toFixed(1))} megapixels`;
+
 /**
  * The image's size from its header, refused past `maxPixels` before anything decodes it:
  * a few kilobytes of PNG can declare a picture that needs gigabytes of memory.
@@ -20,7 +22,7 @@ export function checkImageSize(bytes: Uint8Array, maxPixels: number): { width: n
   if (pixels > maxPixels) {
     throw new TextExtractionError(
       'too_large',
-      `The image is ${width}×${height} pixels (${Math.round(pixels / 1e6)} megapixels); the limit is ${Math.round(maxPixels / 1e6)} megapixels. Upload a smaller image.`,
+      `The image is ${width}×${height} pixels (${megapixels(pixels)}); the limit is ${megapixels(maxPixels)}. Scale it down and upload it again.`,
     );
   }
   return { width, height };

@@ -32,30 +32,45 @@ async function recognizeWith(worker: Worker, image: Uint8Array): Promise<OcrResu
   return { text: joinOcrLines(lines), words };
 }
 
-/** tesseract.js (WebAssembly) with one worker for the document's pages. */
+function failure(error: unknown): TextExtractionError {
+  const detail = String((error as Error)?.message ?? error).replace(/^(Error: )+/, '');
+  if (/read image/i.test(detail)) {
+    return new TextExtractionError('malformed', `The image cannot be decoded (tesseract.js: ${detail}); upload a valid copy.`);
+  }
+  return new TextExtractionError('ocr_failed', `OCR (tesseract.js) failed: ${detail}`);
+}
+
+/** Resolves with the recognition, or rejects as soon as the signal aborts (the worker is then terminated by `close`). */
+async function recognizeUntilAborted(worker: Worker, image: Uint8Array, signal: AbortSignal): Promise<OcrResult> {
+  signal.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([recognizeWith(worker, image), aborted]);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw failure(error);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
+/** tesseract.js (WebAssembly) with one worker for the document's pages; `close` terminates it. */
 export async function tesseractJsSession(): Promise<OcrSession> {
   const worker = await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: languageDataPath(),
     gzip: true,
     cacheMethod: 'none',
+    // Without a handler tesseract.js rethrows a failed job from its message listener, an
+    // uncaught exception that ends the whole process; the job's promise still rejects.
+    errorHandler: () => {},
   });
   return {
     engine: 'tesseract_js',
-    recognize: async (image, signal) => {
-      signal.throwIfAborted();
-      const aborted = new Promise<never>((_, reject) => {
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      });
-      try {
-        return await Promise.race([recognizeWith(worker, image), aborted]);
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        throw new TextExtractionError(
-          'ocr_failed',
-          `OCR (tesseract.js) could not read the image: ${(error as Error).message ?? error}`,
-        );
-      }
-    },
+    recognize: (image, signal) => recognizeUntilAborted(worker, image, signal),
     close: async () => {
       await worker.terminate();
     },

@@ -18,22 +18,33 @@ export interface OcrSession {
 
 let cliAvailable: boolean | undefined;
 
-/** True when Debian's `tesseract` command is on PATH (checked once per process). */
+/**
+ * True when Debian's `tesseract` command is on PATH with its English model (checked once
+ * per process): without `tesseract-ocr-eng` every page would fail, while tesseract.js has
+ * its own model.
+ */
 export function tesseractCliAvailable(): boolean {
-  cliAvailable ??= spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (cliAvailable === undefined) {
+    const probe = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    cliAvailable = probe.status === 0 && /^eng$/m.test(probe.stdout);
+  }
   return cliAvailable;
 }
 
 /**
  * The engine to use: the one asked for (argument, then DOCAGENT_OCR_ENGINE), else the
- * native command when installed, as it is several times faster, else tesseract.js.
+ * native command when installed, else tesseract.js. The command needs no start-up per
+ * document (tesseract.js takes about 0.3 s to load its model) and a page's memory goes
+ * with its process.
  */
 export function chooseOcrEngine(asked?: OcrEngineName): OcrEngineName {
   const wanted = asked ?? process.env.DOCAGENT_OCR_ENGINE;
   if (wanted === 'tesseract_js') return 'tesseract_js';
   if (wanted === 'tesseract_cli') {
     if (!tesseractCliAvailable()) {
-      throw new Error('The tesseract command is not on PATH; install it (apt-get install tesseract-ocr) or use tesseract_js.');
+      throw new Error(
+        'The tesseract command with its English model is not on PATH; install it (apt-get install tesseract-ocr tesseract-ocr-eng) or use tesseract_js.',
+      );
     }
     return 'tesseract_cli';
   }

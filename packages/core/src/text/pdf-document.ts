@@ -1,10 +1,10 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
 import { definePDFJSModule, getDocumentProxy } from 'unpdf';
 
 /**
- * Opening and rendering PDFs with pdf.js. unpdf opens documents with the settings Node
- * needs (standard fonts and CMaps from pdfjs-dist); it is pointed at pdfjs-dist's legacy
- * build, which runs on Node 24, so text and rendering use one pdf.js.
+ * Opening PDFs with pdf.js: unpdf pointed at pdfjs-dist's legacy build (the standard build
+ * crashes on Node 24), so that text and rendering use one pdf.js.
  */
 
 export interface PdfPageViewport {
@@ -18,7 +18,6 @@ export interface PdfTextItem {
   transform: number[];
   width: number;
   height: number;
-  hasEOL?: boolean;
 }
 
 export interface PdfPage {
@@ -33,21 +32,34 @@ export interface PdfDocument {
   getPage(n: number): Promise<PdfPage>;
 }
 
-let pdfjsReady: Promise<void> | undefined;
-
-export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
-  pdfjsReady ??= definePDFJSModule(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
-  await pdfjsReady;
-  return (await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })) as unknown as PdfDocument;
+/**
+ * pdf.js reads these with fs.readFile on Node, so they must be paths, not file:// URLs
+ * (unpdf's defaults are URLs: the standard fonts then fail to load and pages are drawn
+ * with whatever system fonts happen to be installed, or with none).
+ */
+function pdfjsDataPaths(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } {
+  const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const folder = (name: string) => join(root, name) + sep;
+  return { standardFontDataUrl: folder('standard_fonts'), cMapUrl: folder('cmaps'), wasmUrl: folder('wasm') };
 }
 
-/** The page as a PNG, `scale` pixels per PDF point, on white. */
-export async function renderPdfPage(page: PdfPage, scale: number): Promise<Uint8Array> {
-  const viewport = page.getViewport({ scale });
-  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  await page.render({ canvas, canvasContext: context, viewport }).promise;
-  return new Uint8Array(await canvas.encode('png'));
+let pdfjsReady: Promise<void> | undefined;
+
+/**
+ * Opens a PDF from its bytes; pdf.js takes ownership of them. `maxImagePixels` bounds the
+ * images inside the PDF that pdf.js will decode, so a small file cannot claim gigabytes.
+ * pdf.js 6 no longer evaluates font programs as code (its old `isEvalSupported` option is
+ * gone), and bytes in memory mean it fetches nothing.
+ */
+export async function openPdf(bytes: Uint8Array, options: { maxImagePixels?: number } = {}): Promise<PdfDocument> {
+  pdfjsReady ??= definePDFJSModule(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+  await pdfjsReady;
+  const proxy = await getDocumentProxy(bytes, {
+    ...pdfjsDataPaths(),
+    useSystemFonts: false,
+    stopAtErrors: true,
+    verbosity: 0,
+    maxImageSize: options.maxImagePixels ?? -1,
+  });
+  return proxy as unknown as PdfDocument;
 }

@@ -1,46 +1,62 @@
 import { Worker } from 'node:worker_threads';
-import type { OcrSession } from './ocr.ts';
+import type { OcrResult, OcrSession } from './ocr.ts';
 import type { PdfWorkerInput, PdfWorkerMessage, PdfWorkerRequest } from './pdf-worker-protocol.ts';
-import { type PageText, type TextExtraction, TextExtractionError } from './types.ts';
+import { type PageText, type PositionedText, type TextExtraction, TextExtractionError } from './types.ts';
 
 const WORKER_URL = new URL('./pdf-worker.ts', import.meta.url);
 
-/** The PDF worker thread seen as a queue of messages. */
-class PdfWorker {
+/** pdf.js's heap in the worker: ample for long documents, and a hostile one cannot exhaust the server's. */
+const WORKER_HEAP_MB = 1024;
+
+type Received<T extends PdfWorkerMessage['type']> = Extract<PdfWorkerMessage, { type: T }>;
+
+/** Why the thread itself failed: out of memory is the PDF's doing; anything else is worth a retry. */
+function threadFailure(error: Error & { code?: string }): Error {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new TextExtractionError(
+      'too_large',
+      `Reading the PDF needed more than ${WORKER_HEAP_MB} MB of memory; upload a smaller or simpler copy (for example split it, or print it to a new PDF).`,
+      { cause: error },
+    );
+  }
+  return new Error(`the PDF worker thread failed: ${error.message}`, { cause: error });
+}
+
+/** The PDF worker thread seen as a queue of messages; a failure ends the queue. */
+class PdfWorkerThread {
   private readonly worker: Worker;
-  private readonly inbox: PdfWorkerMessage[] = [];
-  private waiting: ((message: PdfWorkerMessage) => void) | undefined;
-  private failure: Error | undefined;
+  private readonly inbox: Array<PdfWorkerMessage | Error> = [];
+  private waiting: ((message: PdfWorkerMessage | Error) => void) | undefined;
 
   constructor(input: PdfWorkerInput) {
-    // A copy of its own to hand over: a Buffer may sit in Node's shared pool, which cannot move.
+    // A copy of its own to hand over (the caller keeps its bytes; a Buffer may share memory
+    // that cannot be transferred). Not `.slice()`: on a Buffer that is a view, not a copy.
     const bytes = new Uint8Array(input.bytes);
-    this.worker = new Worker(WORKER_URL, { workerData: { ...input, bytes }, transferList: [bytes.buffer] });
+    this.worker = new Worker(WORKER_URL, {
+      workerData: { ...input, bytes },
+      transferList: [bytes.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
     this.worker.on('message', (message: PdfWorkerMessage) => this.deliver(message));
-    this.worker.on('error', (error) => this.fail(error));
-    this.worker.on('exit', (code) => this.fail(new Error(`the PDF worker stopped (exit code ${code})`)));
+    this.worker.on('error', (error) => this.deliver(threadFailure(error)));
+    this.worker.on('exit', (code) => this.deliver(new Error(`the PDF worker thread stopped (exit code ${code})`)));
   }
 
-  private deliver(message: PdfWorkerMessage): void {
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = undefined;
-      resolve(message);
-    } else this.inbox.push(message);
+  private deliver(message: PdfWorkerMessage | Error): void {
+    const resolve = this.waiting;
+    this.waiting = undefined;
+    if (resolve) resolve(message);
+    else this.inbox.push(message);
   }
 
-  private fail(error: Error): void {
-    this.failure ??= error;
-    this.deliver({ type: 'failed', reason: 'malformed', message: '' });
-  }
-
-  async next(): Promise<PdfWorkerMessage> {
-    const message = this.inbox.shift() ?? (await new Promise<PdfWorkerMessage>((resolve) => (this.waiting = resolve)));
-    if (message.type === 'failed') {
-      if (message.message === '' && this.failure) throw this.failure;
-      throw new TextExtractionError(message.reason, message.message);
+  async next<T extends PdfWorkerMessage['type']>(...expected: T[]): Promise<Received<T>> {
+    const message = this.inbox.shift() ?? (await new Promise<PdfWorkerMessage | Error>((resolve) => (this.waiting = resolve)));
+    if (message instanceof Error) throw message;
+    if (message.type === 'failed') throw new TextExtractionError(message.reason, message.message);
+    if (!(expected as string[]).includes(message.type)) {
+      throw new Error(`the PDF worker thread sent "${message.type}" where "${expected.join('" or "')}" was due`);
     }
-    return message;
+    return message as Received<T>;
   }
 
   send(request: PdfWorkerRequest): void {
@@ -52,49 +68,62 @@ class PdfWorker {
   }
 }
 
+/** OCR boxes are in image pixels; the page's items are in PDF points, inside the page box. */
+function toPagePoints(words: OcrResult['words'], scale: number, page: PageText): PositionedText[] {
+  return words.map((word) => {
+    const x = Math.min(word.x / scale, page.width);
+    const y = Math.min(word.y / scale, page.height);
+    return {
+      ...word,
+      x,
+      y,
+      width: Math.min(word.width / scale, page.width - x),
+      height: Math.min(word.height / scale, page.height - y),
+    };
+  });
+}
+
 /**
- * A PDF's text: the text layer of every page, and OCR of the pages that have none (the
- * worker renders them one at a time, so one page image at most is in memory).
+ * A PDF's text: the text layer of every page, then OCR of the pages that have none, in page
+ * order, one at a time (the worker renders a page only when the previous one is read, so
+ * at most one page image is in memory). The signal ends the worker and the OCR at once.
  */
 export async function extractPdfText(
   bytes: Uint8Array,
   options: { maxPages: number; maxImagePixels: number; dpi: number; ocr: () => Promise<OcrSession>; signal: AbortSignal },
 ): Promise<TextExtraction> {
-  const worker = new PdfWorker({ bytes, maxPages: options.maxPages, maxImagePixels: options.maxImagePixels, dpi: options.dpi });
+  const worker = new PdfWorkerThread({
+    bytes,
+    maxPages: options.maxPages,
+    maxImagePixels: options.maxImagePixels,
+    dpi: options.dpi,
+  });
   const stop = () => void worker.terminate();
   options.signal.addEventListener('abort', stop, { once: true });
   let session: OcrSession | undefined;
   try {
-    const opened = await worker.next();
-    if (opened.type !== 'opened') throw new Error(`unexpected message from the PDF worker: ${opened.type}`);
+    const { pageCount } = await worker.next('opened');
     const pages: PageText[] = [];
-    const scans: PageText[] = [];
-    for (let message = await worker.next(); message.type !== 'text_done'; message = await worker.next()) {
-      if (message.type !== 'page') throw new Error(`unexpected message from the PDF worker: ${message.type}`);
-      const page: PageText = {
-        page: message.page,
-        text: message.text,
-        width: message.width,
-        height: message.height,
-        engine: 'pdf_text',
-        items: message.items,
-      };
-      pages.push(page);
-      if (message.needsOcr) scans.push(page);
+    const scanned: PageText[] = [];
+    for (
+      let message = await worker.next('page', 'text_done');
+      message.type === 'page';
+      message = await worker.next('page', 'text_done')
+    ) {
+      const { page, width, height, text, items } = message;
+      pages.push({ page, width, height, text, items, engine: 'pdf_text' });
+      if (message.needsOcr) scanned.push(pages.at(-1)!);
     }
-    for (const page of scans) {
+    for (const page of scanned) {
       worker.send({ type: 'render', page: page.page });
-      const rendered = await worker.next();
-      if (rendered.type !== 'rendered') throw new Error(`unexpected message from the PDF worker: ${rendered.type}`);
+      const { image, scale } = await worker.next('rendered');
       session ??= await options.ocr();
-      const result = await session.recognize(rendered.png, options.signal);
-      // OCR boxes are in image pixels; the page's positions are in PDF points.
-      const k = 1 / rendered.scale;
+      const result = await session.recognize(image, options.signal);
       page.engine = session.engine;
       page.text = result.text;
-      page.items = result.words.map((w) => ({ ...w, x: w.x * k, y: w.y * k, width: w.width * k, height: w.height * k }));
+      page.items = toPagePoints(result.words, scale, page);
     }
-    return { pageCount: opened.pageCount, pages };
+    return { pageCount, pages };
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
     throw error;

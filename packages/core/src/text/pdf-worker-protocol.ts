@@ -16,6 +16,6 @@ export type PdfWorkerMessage =
   | { type: 'opened'; pageCount: number }
   | { type: 'page'; page: number; width: number; height: number; text: string; items: PositionedText[]; needsOcr: boolean }
   | { type: 'text_done' }
-  /** A PNG of the page, `scale` image pixels per PDF point. */
-  | { type: 'rendered'; page: number; png: Uint8Array; scale: number }
+  /** An image of the page for OCR (PGM), `scale` image pixels per PDF point. */
+  | { type: 'rendered'; page: number; image: Uint8Array; scale: number }
   | { type: 'failed'; reason: TextExtractionError['reason']; message: string };

@@ -1,7 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openPdf, type PdfDocument, type PdfPage, type PdfTextItem, renderPdfPage } from './pdf-document.ts';
+import { openPdf, type PdfDocument } from './pdf-document.ts';
+import { renderPdfPageForOcr } from './pdf-render.ts';
+import { needsOcr, readTextLayer } from './pdf-text-layer.ts';
 import type { PdfWorkerInput, PdfWorkerMessage, PdfWorkerRequest } from './pdf-worker-protocol.ts';
-import type { PositionedText, TextExtractionError } from './types.ts';
+import type { TextExtractionError } from './types.ts';
 
 /**
  * Runs in a worker thread: everything pdf.js does with an untrusted PDF (parsing, text,
@@ -9,58 +11,54 @@ import type { PositionedText, TextExtractionError } from './types.ts';
  * limit can end it, while the server's event loop carries on.
  */
 
-// A page whose text layer has fewer visible characters than this is treated as a scan.
-const MIN_TEXT_CHARACTERS = 16;
-
 const input = workerData as PdfWorkerInput;
 const port = parentPort!;
 const post = (message: PdfWorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 function classify(error: unknown): { reason: TextExtractionError['reason']; message: string } {
-  const name = (error as { name?: string }).name;
-  const detail = (error as Error).message ?? String(error);
-  if (name === 'PasswordException') {
-    return { reason: 'encrypted', message: 'The PDF is password-protected; upload a copy without a password.' };
+  if ((error as { name?: string }).name === 'PasswordException') {
+    return { reason: 'encrypted', message: 'The PDF is password-protected; upload an unprotected copy.' };
   }
+  const detail = (error as Error).message ?? String(error);
   return { reason: 'malformed', message: `The PDF cannot be read (${detail}); upload a valid copy.` };
 }
 
-/** A complete PDF ends with %%EOF (trailing bytes are tolerated); pdf.js would quietly read half a file. */
+/**
+ * A complete PDF ends with %%EOF (readers allow some bytes after it). Without it pdf.js
+ * rebuilds what it can and would quietly return the first half of a cut-off upload.
+ */
 function looksTruncated(bytes: Uint8Array): boolean {
   const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 2048))).toString('latin1');
   return !tail.includes('%%EOF');
 }
 
-function pageText(items: PdfTextItem[]): string {
-  let text = '';
-  for (const item of items) {
-    if (item.str === undefined) continue;
-    text += item.str;
-    if (item.hasEOL) text += '\n';
+async function readTextLayers(pdf: PdfDocument): Promise<void> {
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    const viewport = page.getViewport({ scale: 1 });
+    const layer = readTextLayer((await page.getTextContent()).items, viewport);
+    const scanned = needsOcr(layer.text);
+    post({
+      type: 'page',
+      page: n,
+      width: viewport.width,
+      height: viewport.height,
+      text: scanned ? '' : layer.text,
+      items: scanned ? [] : layer.items,
+      needsOcr: scanned,
+    });
+    page.cleanup();
   }
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .trim();
 }
 
-function positioned(items: PdfTextItem[], page: PdfPage): PositionedText[] {
-  const viewport = page.getViewport({ scale: 1 });
-  const result: PositionedText[] = [];
-  for (const item of items) {
-    if (!item.str || item.str.trim() === '') continue;
-    const [x = 0, baseline = 0] = viewport.convertToViewportPoint(item.transform[4]!, item.transform[5]!);
-    const top = Math.max(0, baseline - item.height);
-    result.push({
-      text: item.str,
-      x: Math.min(Math.max(0, x), viewport.width),
-      y: Math.min(top, viewport.height),
-      width: Math.max(0, Math.min(item.width, viewport.width - x)),
-      height: Math.max(0, Math.min(item.height, viewport.height - top)),
-    });
-  }
-  return result;
+async function render(pdf: PdfDocument, request: PdfWorkerRequest): Promise<void> {
+  const page = await pdf.getPage(request.page);
+  const { width, height } = page.getViewport({ scale: 1 });
+  // The OCR resolution, unless the page is so large that it would pass the pixel limit.
+  const scale = Math.min(input.dpi / 72, Math.sqrt(input.maxImagePixels / (width * height)));
+  const image = await renderPdfPageForOcr(page, scale);
+  page.cleanup();
+  post({ type: 'rendered', page: request.page, image, scale }, [image.buffer as ArrayBuffer]);
 }
 
 async function main(): Promise<void> {
@@ -74,53 +72,38 @@ async function main(): Promise<void> {
   }
   let pdf: PdfDocument;
   try {
-    pdf = await openPdf(input.bytes);
+    pdf = await openPdf(input.bytes, { maxImagePixels: input.maxImagePixels });
   } catch (error) {
     post({ type: 'failed', ...classify(error) });
     return;
   }
+  // Counted from the page tree before any page is read: a huge PDF costs nothing to refuse.
   if (pdf.numPages > input.maxPages) {
     post({
       type: 'failed',
       reason: 'too_many_pages',
-      message: `The PDF has ${pdf.numPages} pages; the limit is ${input.maxPages}. Split it into smaller files.`,
+      message: `The PDF has ${pdf.numPages} pages; the limit is ${input.maxPages}. Split it into smaller files and upload those.`,
     });
     return;
   }
   post({ type: 'opened', pageCount: pdf.numPages });
   try {
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const page = await pdf.getPage(n);
-      const { items } = await page.getTextContent();
-      const text = pageText(items);
-      const { width, height } = page.getViewport({ scale: 1 });
-      const needsOcr = text.replace(/\s/g, '').length < MIN_TEXT_CHARACTERS;
-      post({ type: 'page', page: n, width, height, text, items: needsOcr ? [] : positioned(items, page), needsOcr });
-      page.cleanup();
-    }
+    await readTextLayers(pdf);
   } catch (error) {
     post({ type: 'failed', ...classify(error) });
     return;
   }
   post({ type: 'text_done' });
 
-  // The pipeline asks for scanned pages one at a time, and ends this thread when it is done.
-  port.on('message', async (request: PdfWorkerRequest) => {
-    try {
-      const page = await pdf.getPage(request.page);
-      const { width, height } = page.getViewport({ scale: 1 });
-      const fit = Math.sqrt(input.maxImagePixels / (width * height));
-      const scale = Math.min(input.dpi / 72, fit);
-      const png = await renderPdfPage(page, scale);
-      page.cleanup();
-      post({ type: 'rendered', page: request.page, png, scale }, [png.buffer as ArrayBuffer]);
-    } catch (error) {
+  // The pipeline asks for pages to OCR one at a time, and ends this thread when it is done.
+  port.on('message', (request: PdfWorkerRequest) => {
+    render(pdf, request).catch((error: unknown) =>
       post({
         type: 'failed',
         reason: 'ocr_failed',
-        message: `Page ${request.page} could not be rendered for OCR: ${(error as Error).message}`,
-      });
-    }
+        message: `Page ${request.page} could not be rendered for OCR (${(error as Error).message ?? error}); upload a valid copy.`,
+      }),
+    );
   });
 }
 

@@ -2,28 +2,20 @@ import { type TextExtraction, TextExtractionError } from './types.ts';
 
 /**
  * A text, Markdown or CSV file as one page. Its lines are its positioned items (x in
- * characters, y in lines), so every document kind offers positions.
+ * characters, y in lines), so that every kind of document offers positions.
  */
 export function extractPlainText(bytes: Uint8Array): TextExtraction {
-  let text: string;
+  let decoded: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    // `ignoreBOM: false` means the BOM is consumed, not kept in the text.
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw new TextExtractionError('malformed', 'The file is not valid UTF-8 text; save it as UTF-8 and upload it again.');
   }
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const text = decoded.replace(/\r\n?/g, '\n');
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
   const items = lines.flatMap((line, y) => (line.trim() === '' ? [] : [{ text: line, x: 0, y, width: line.length, height: 1 }]));
-  return {
-    pageCount: 1,
-    pages: [
-      {
-        page: 1,
-        text,
-        width: Math.max(0, ...lines.map((l) => l.length)),
-        height: lines.length,
-        engine: 'plain',
-        items,
-      },
-    ],
-  };
+  // Not Math.max(...lengths): a long CSV has more lines than a function call takes arguments.
+  const width = lines.reduce((longest, line) => Math.max(longest, line.length), 0);
+  return { pageCount: 1, pages: [{ page: 1, text, width, height: lines.length, engine: 'plain', items }] };
 }

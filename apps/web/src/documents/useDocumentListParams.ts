@@ -1,0 +1,41 @@
+import { useSearchParams } from 'react-router';
+import type { DocumentListParams } from '../api/documents';
+
+function parseSkip(value: string | null): number {
+  const skip = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(skip) && skip > 0 ? skip : 0;
+}
+
+/**
+ * The page, name search and tag filter of the documents list, kept in the URL so that a
+ * reload, a shared link or the back button shows the same list.
+ */
+export function useDocumentListParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params: DocumentListParams = {
+    skip: parseSkip(searchParams.get('skip')),
+    nameSearch: searchParams.get('name') ?? '',
+    tagIds: (searchParams.get('tags') ?? '').split(',').filter((tagId) => tagId !== ''),
+  };
+
+  function update(changes: Partial<DocumentListParams>, options: { replace?: boolean } = {}) {
+    const next = { ...params, ...changes };
+    // A different search or filter starts again from its first page.
+    if (changes.nameSearch !== undefined || changes.tagIds !== undefined) {
+      next.skip = changes.skip ?? 0;
+    }
+    const search = new URLSearchParams();
+    if (next.skip > 0) {
+      search.set('skip', String(next.skip));
+    }
+    if (next.nameSearch !== '') {
+      search.set('name', next.nameSearch);
+    }
+    if (next.tagIds.length > 0) {
+      search.set('tags', next.tagIds.join(','));
+    }
+    setSearchParams(search, { replace: options.replace ?? false });
+  }
+
+  return { params, update };
+}
