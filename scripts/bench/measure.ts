@@ -1,10 +1,14 @@
 import { cpus, totalmem } from 'node:os';
 
-/** Median wall time of `runs` calls of `fn`, in seconds, after one warm-up call. */
-export async function medianSeconds(runs: number, fn: () => unknown): Promise<number> {
+/**
+ * Median wall time of `runs` calls of `fn`, in seconds, after one warm-up call; with
+ * `idleMs`, the process idles that long (untimed) before each call, as a server between uploads.
+ */
+export async function medianSeconds(runs: number, fn: () => unknown, idleMs = 0): Promise<number> {
   await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
+    if (idleMs > 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
     const start = process.hrtime.bigint();
     await fn();
     times.push(Number(process.hrtime.bigint() - start) / 1e9);

@@ -1,3 +1,4 @@
+/// <reference path="./pdfjs-worker-module.d.ts" />
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { definePDFJSModule, getDocumentProxy } from 'unpdf';
@@ -46,14 +47,26 @@ function pdfjsDataPaths(): { standardFontDataUrl: string; cMapUrl: string; wasmU
 let pdfjsReady: Promise<void> | undefined;
 
 /**
+ * Loads pdf.js, both its API and the part that parses (which pdf.js would otherwise import
+ * at the first document): about 150 ms of module compilation. Later calls return at once.
+ */
+export function loadPdfjs(): Promise<void> {
+  pdfjsReady ??= (async () => {
+    // pdf.js parses in this thread when it finds its worker module here; on Node it has no other.
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    await definePDFJSModule(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+  })();
+  return pdfjsReady;
+}
+
+/**
  * Opens a PDF from its bytes; pdf.js takes ownership of them. `maxImagePixels` bounds the
  * images inside the PDF that pdf.js will decode, so a small file cannot claim gigabytes.
  * pdf.js 6 no longer evaluates font programs as code (its old `isEvalSupported` option is
  * gone), and bytes in memory mean it fetches nothing.
  */
 export async function openPdf(bytes: Uint8Array, options: { maxImagePixels?: number } = {}): Promise<PdfDocument> {
-  pdfjsReady ??= definePDFJSModule(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
-  await pdfjsReady;
+  await loadPdfjs();
   const proxy = await getDocumentProxy(bytes, {
     ...pdfjsDataPaths(),
     useSystemFonts: false,

@@ -22,6 +22,27 @@ function threadFailure(error: Error & { code?: string }): Error {
   return new Error(`the PDF worker thread failed: ${error.message}`, { cause: error });
 }
 
+const startThread = () => new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+
+/**
+ * A started thread waiting for the next document. Loading pdf.js costs a thread about
+ * 150 ms, most of a small PDF's time, so each document's thread starts one for the next
+ * while it works. It is unref'd: an idle spare never keeps the process alive.
+ */
+let spare: Worker | undefined;
+
+function takeThread(): Worker {
+  const thread = spare ?? startThread();
+  const next = startThread();
+  next.unref();
+  next.once('exit', () => {
+    if (spare === next) spare = undefined;
+  });
+  spare = next;
+  thread.ref();
+  return thread;
+}
+
 /** The PDF worker thread seen as a queue of messages; a failure ends the queue. */
 class PdfWorkerThread {
   private readonly worker: Worker;
@@ -32,14 +53,11 @@ class PdfWorkerThread {
     // A copy of its own to hand over (the caller keeps its bytes; a Buffer may share memory
     // that cannot be transferred). Not `.slice()`: on a Buffer that is a view, not a copy.
     const bytes = new Uint8Array(input.bytes);
-    this.worker = new Worker(WORKER_URL, {
-      workerData: { ...input, bytes },
-      transferList: [bytes.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-    });
+    this.worker = takeThread();
     this.worker.on('message', (message: PdfWorkerMessage) => this.deliver(message));
     this.worker.on('error', (error) => this.deliver(threadFailure(error)));
     this.worker.on('exit', (code) => this.deliver(new Error(`the PDF worker thread stopped (exit code ${code})`)));
+    this.send({ type: 'open', input: { ...input, bytes } }, [bytes.buffer]);
   }
 
   private deliver(message: PdfWorkerMessage | Error): void {
@@ -59,8 +77,8 @@ class PdfWorkerThread {
     return message as Received<T>;
   }
 
-  send(request: PdfWorkerRequest): void {
-    this.worker.postMessage(request);
+  send(request: PdfWorkerRequest, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(request, transfer);
   }
 
   async terminate(): Promise<void> {

@@ -10,7 +10,7 @@ export interface PdfWorkerInput {
   dpi: number;
 }
 
-export type PdfWorkerRequest = { type: 'render'; page: number };
+export type PdfWorkerRequest = { type: 'open'; input: PdfWorkerInput } | { type: 'render'; page: number };
 
 export type PdfWorkerMessage =
   | { type: 'opened'; pageCount: number }

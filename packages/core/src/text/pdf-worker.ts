@@ -1,5 +1,5 @@
-import { parentPort, workerData } from 'node:worker_threads';
-import { openPdf, type PdfDocument } from './pdf-document.ts';
+import { parentPort } from 'node:worker_threads';
+import { loadPdfjs, openPdf, type PdfDocument } from './pdf-document.ts';
 import { renderPdfPageForOcr } from './pdf-render.ts';
 import { needsOcr, readTextLayer } from './pdf-text-layer.ts';
 import type { PdfWorkerInput, PdfWorkerMessage, PdfWorkerRequest } from './pdf-worker-protocol.ts';
@@ -8,10 +8,10 @@ import type { TextExtractionError } from './types.ts';
 /**
  * Runs in a worker thread: everything pdf.js does with an untrusted PDF (parsing, text,
  * rendering) happens here, so a hostile file can stall or crash this thread and the time
- * limit can end it, while the server's event loop carries on.
+ * limit can end it, while the server's event loop carries on. A thread reads one document:
+ * it loads pdf.js as soon as it starts, then waits for the document to arrive.
  */
 
-const input = workerData as PdfWorkerInput;
 const port = parentPort!;
 const post = (message: PdfWorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
@@ -51,7 +51,7 @@ async function readTextLayers(pdf: PdfDocument): Promise<void> {
   }
 }
 
-async function render(pdf: PdfDocument, request: PdfWorkerRequest): Promise<void> {
+async function render(pdf: PdfDocument, input: PdfWorkerInput, request: { page: number }): Promise<void> {
   const page = await pdf.getPage(request.page);
   const { width, height } = page.getViewport({ scale: 1 });
   // The OCR resolution, unless the page is so large that it would pass the pixel limit.
@@ -61,7 +61,7 @@ async function render(pdf: PdfDocument, request: PdfWorkerRequest): Promise<void
   post({ type: 'rendered', page: request.page, image, scale }, [image.buffer as ArrayBuffer]);
 }
 
-async function main(): Promise<void> {
+async function read(input: PdfWorkerInput): Promise<void> {
   if (looksTruncated(input.bytes)) {
     post({
       type: 'failed',
@@ -97,7 +97,8 @@ async function main(): Promise<void> {
 
   // The pipeline asks for pages to OCR one at a time, and ends this thread when it is done.
   port.on('message', (request: PdfWorkerRequest) => {
-    render(pdf, request).catch((error: unknown) =>
+    if (request.type !== 'render') return;
+    render(pdf, input, request).catch((error: unknown) =>
       post({
         type: 'failed',
         reason: 'ocr_failed',
@@ -107,4 +108,9 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => post({ type: 'failed', ...classify(error) }));
+// Loading fails only if the installation is broken; the document's turn reports it then.
+const loading = loadPdfjs().catch(() => {});
+port.once('message', (request: PdfWorkerRequest) => {
+  if (request.type !== 'open') return;
+  loading.then(() => read(request.input)).catch((error: unknown) => post({ type: 'failed', ...classify(error) }));
+});
