@@ -16,8 +16,11 @@ import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
+import { jsonSchemaRoutes } from './routes/json-schemas.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { promptRoutes } from './routes/prompts.ts';
+import { tagRoutes } from './routes/tags.ts';
 import { webAppRoutes } from './routes/web-app.ts';
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -88,6 +91,9 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   apiTokenRoutes(app, deps);
   documentRoutes(app, deps);
   ocrRoutes(app, deps);
+  jsonSchemaRoutes(app, deps);
+  promptRoutes(app, deps);
+  tagRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

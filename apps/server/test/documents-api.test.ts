@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createTag } from '@docagent/core';
 import { type BadInput, buildBadInputs, buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { bearer, json, multipartBody, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
@@ -11,12 +12,17 @@ let alice: Awaited<ReturnType<typeof seedMember>>;
 let bob: Awaited<ReturnType<typeof seedMember>>;
 let samples: Sample[];
 let badInputs: BadInput[];
+/** Tag ids by name: documents may carry only tags their organization has. */
+const tag: Record<string, string> = {};
 const dir = mkdtempSync(join(tmpdir(), 'docagent-api-'));
 
 before(async () => {
   t = await startTestApp({ DOCAGENT_WORKERS: '1', MAX_UPLOAD_MB: '4', MAX_UPLOAD_REQUEST_MB: '30' });
   alice = await seedMember(t.database, 'alice');
   bob = await seedMember(t.database, 'bob');
+  for (const name of ['corpus', 'multipart', 't1', 't2', 'quarterly', 'other']) {
+    tag[name] = (await createTag(t.database.db, alice.org.id, { name })).id;
+  }
   samples = await buildSampleCorpus(join(dir, 'samples'));
   badInputs = await buildBadInputs(join(dir, 'bad'));
 });
@@ -94,7 +100,7 @@ describe('uploading the sample corpus', () => {
 
   test('as multipart, with tags and metadata, every sample yields its expected text and positioned items', async () => {
     const form = multipartBody([
-      { name: 'tag_ids', value: 'corpus,multipart' },
+      { name: 'tag_ids', value: `${tag.corpus},${tag.multipart}` },
       { name: 'metadata', value: JSON.stringify({ source: 'test-suite' }) },
       ...samples.map((s) => ({ name: 'files', filename: s.name, value: readFileSync(s.path) })),
     ]);
@@ -109,7 +115,10 @@ describe('uploading the sample corpus', () => {
       const id = uploaded[i]!.document_id;
       await assertYieldsExpectedText(sample, id);
       const doc = await getDoc(id);
-      assert.deepEqual([doc.tag_ids, doc.metadata, doc.kind], [['corpus', 'multipart'], { source: 'test-suite' }, sample.kind]);
+      assert.deepEqual(
+        [doc.tag_ids, doc.metadata, doc.kind],
+        [[tag.corpus, tag.multipart], { source: 'test-suite' }, sample.kind],
+      );
       const pages = json<{ pages: Array<{ width: number; height: number; items: Array<Record<string, number>> }> }>(
         await t.app.inject({ method: 'GET', url: `${base()}/ocr/download/json/${id}`, headers: as() }),
       ).pages;
@@ -137,7 +146,7 @@ describe('DocRouter-shaped JSON', () => {
     const invoice = samples.find((s) => s.kind === 'pdf')!;
     const bytes = readFileSync(invoice.path);
     const [uploaded] = await uploadedIds(
-      await uploadJson([{ name: 'shape.pdf', content: bytes.toString('base64'), tag_ids: ['t1'], metadata: { k: 'v' } }]),
+      await uploadJson([{ name: 'shape.pdf', content: bytes.toString('base64'), tag_ids: [tag.t1!], metadata: { k: 'v' } }]),
     );
     assert.deepEqual(keys(uploaded), ['document_id', ...DOCROUTER_DOCUMENT].sort());
     const id = uploaded!.document_id;
@@ -177,11 +186,11 @@ describe('DocRouter-shaped JSON', () => {
       method: 'PUT',
       url: `${base()}/documents/${id}`,
       headers: as(),
-      payload: { document_name: 'renamed.pdf', tag_ids: ['t2'], metadata: { k: 'w' } },
+      payload: { document_name: 'renamed.pdf', tag_ids: [tag.t2!], metadata: { k: 'w' } },
     });
     assert.deepEqual(json(put), { message: 'Document updated successfully' });
     const renamed = await getDoc(id);
-    assert.deepEqual([renamed.document_name, renamed.tag_ids, renamed.metadata], ['renamed.pdf', ['t2'], { k: 'w' }]);
+    assert.deepEqual([renamed.document_name, renamed.tag_ids, renamed.metadata], ['renamed.pdf', [tag.t2], { k: 'w' }]);
 
     const rerun = await t.app.inject({ method: 'POST', url: `${base()}/ocr/run/${id}`, headers: as() });
     assert.deepEqual(keys(json(rerun)), ['document_id', 'state']);
@@ -196,11 +205,11 @@ describe('DocRouter-shaped JSON', () => {
 
 describe('listing', () => {
   test('name search, tag filter, metadata search and pagination with total_count', async () => {
-    const tag = `tag${Date.now()}`;
+    const quarterly = tag.quarterly!;
     const upload = (name: string, tagIds: string[], metadata: Record<string, string>) =>
       uploadJson([{ name, content: Buffer.from(`text of ${name}`).toString('base64'), tag_ids: tagIds, metadata }]);
-    await uploadedIds(await upload('quarterly-report.txt', [tag], { team: 'finance' }));
-    await uploadedIds(await upload('Quarterly notes.md', [tag, 'other'], { team: 'ops' }));
+    await uploadedIds(await upload('quarterly-report.txt', [quarterly], { team: 'finance' }));
+    await uploadedIds(await upload('Quarterly notes.md', [quarterly, tag.other!], { team: 'ops' }));
     await uploadedIds(await upload('memo.txt', [], { team: 'finance' }));
     const list = async (query: string) =>
       json<{ documents: Doc[]; total_count: number; skip: number }>(
@@ -208,9 +217,9 @@ describe('listing', () => {
       );
     const names = (r: { documents: Doc[] }) => r.documents.map((d) => d.document_name).sort();
     assert.deepEqual(names(await list('name_search=QUARTERLY')), ['Quarterly notes.md', 'quarterly-report.txt']);
-    assert.deepEqual(names(await list(`tag_ids=${tag},other`)), ['Quarterly notes.md']);
-    assert.deepEqual(names(await list(`tag_ids=${tag}&metadata_search=team=finance`)), ['quarterly-report.txt']);
-    const page = await list(`tag_ids=${tag}&skip=1&limit=1`);
+    assert.deepEqual(names(await list(`tag_ids=${quarterly},${tag.other}`)), ['Quarterly notes.md']);
+    assert.deepEqual(names(await list(`tag_ids=${quarterly}&metadata_search=team=finance`)), ['quarterly-report.txt']);
+    const page = await list(`tag_ids=${quarterly}&skip=1&limit=1`);
     assert.deepEqual([page.documents.length, page.total_count, page.skip], [1, 2, 1]);
     const bad = await t.app.inject({ method: 'GET', url: `${base()}/documents?limit=1000`, headers: as() });
     assert.equal(bad.statusCode, 400);
@@ -247,6 +256,20 @@ describe('bad input', () => {
     );
     assert.equal((await settled(good!.document_id)).state, 'ocr_completed', 'the worker is still up');
     assert.equal(await textOf(good!.document_id), 'still working');
+  });
+
+  test('tag ids the organization does not have are refused, at upload and on update', async () => {
+    const res = await uploadJson([{ name: 'a.txt', content: Buffer.from('x').toString('base64'), tag_ids: ['no-such-tag'] }]);
+    assert.equal(res.statusCode, 400);
+    assert.match(detailOf(res), /"no-such-tag"/);
+    const [doc] = await uploadedIds(await uploadJson([{ name: 'b.txt', content: Buffer.from('x').toString('base64') }]));
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `${base()}/documents/${doc!.document_id}`,
+      headers: as(),
+      payload: { tag_ids: ['no-such-tag'] },
+    });
+    assert.equal(put.statusCode, 400);
   });
 
   test('file names with path separators or control characters are refused', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import {
   createOrganization,
+  createTag,
   type Database,
   DatabaseBlobStore,
   type DocumentRecord,
@@ -162,8 +163,12 @@ describe('refused uploads keep nothing', () => {
 
 describe('listing, updating, deleting', () => {
   test('name search, tag filter, metadata search and pagination', async () => {
-    const a = await upload('alpha report.md', '# Alpha', { tagIds: ['t1', 't2'], metadata: { source: 'email' } });
-    await upload('beta.csv', 'a,b\n1,2\n', { tagIds: ['t2'] });
+    const [t1, t2] = [
+      (await createTag(database.db, orgId, { name: 't1' })).id,
+      (await createTag(database.db, orgId, { name: 't2' })).id,
+    ];
+    const a = await upload('alpha report.md', '# Alpha', { tagIds: [t1, t2], metadata: { source: 'email' } });
+    await upload('beta.csv', 'a,b\n1,2\n', { tagIds: [t2] });
     await upload('50%_off.txt', 'sale');
     const byName = await listDocuments(database.db, orgId, { skip: 0, limit: 10, nameSearch: 'ALPHA' });
     assert.deepEqual(
@@ -171,7 +176,7 @@ describe('listing, updating, deleting', () => {
       [a.id],
     );
     assert.equal(byName.documents[0]?.kind, 'markdown');
-    const byTags = await listDocuments(database.db, orgId, { skip: 0, limit: 10, tagIds: ['t1', 't2'] });
+    const byTags = await listDocuments(database.db, orgId, { skip: 0, limit: 10, tagIds: [t1, t2] });
     assert.deepEqual(
       byTags.documents.map((d) => d.id),
       [a.id],
@@ -194,8 +199,9 @@ describe('listing, updating, deleting', () => {
 
   test('update changes name, tags and metadata; delete removes the document, its text and its file', async () => {
     const doc = await settled((await upload('old.txt', 'to be renamed')).id);
-    const updated = await updateDocument(database.db, orgId, doc.id, { name: 'new.txt', tagIds: ['x'], metadata: { k: 'v' } });
-    assert.deepEqual([updated.name, updated.tagIds, updated.metadata], ['new.txt', ['x'], { k: 'v' }]);
+    const x = (await createTag(database.db, orgId, { name: 'x' })).id;
+    const updated = await updateDocument(database.db, orgId, doc.id, { name: 'new.txt', tagIds: [x], metadata: { k: 'v' } });
+    assert.deepEqual([updated.name, updated.tagIds, updated.metadata], ['new.txt', [x], { k: 'v' }]);
     await deleteDocument({ db: database.db, blobs: blobs() }, orgId, doc.id);
     await assert.rejects(getDocument(database.db, orgId, doc.id), /was not found/);
     const left = await selectRows<{ n: number }>(

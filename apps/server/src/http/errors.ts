@@ -1,4 +1,4 @@
-import { type DomainErrorKind, isDomainError } from '@docagent/core';
+import { type DomainErrorKind, InvalidSchemaError, isDomainError } from '@docagent/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -17,6 +17,8 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
 export interface ErrorBody {
   detail: string;
   code: string;
+  /** For an invalid schema: each problem with its path, for an editor to point at. */
+  errors?: Array<{ path: string; message: string }>;
 }
 
 function describeValidation(error: FastifyError): string {
@@ -39,7 +41,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDomainError(error)) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.code(STATUS_OF[error.kind]).send({ detail: error.message, code: error.kind } satisfies ErrorBody);
+      const body: ErrorBody = { detail: error.message, code: error.kind };
+      if (error instanceof InvalidSchemaError) body.errors = error.problems;
+      return reply.code(STATUS_OF[error.kind]).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ detail: describeValidation(error), code: 'invalid_input' } satisfies ErrorBody);

@@ -18,7 +18,7 @@ import {
   toUploadedDocument,
   UploadedDocumentSchema,
 } from './document-shapes.ts';
-import { ErrorBodySchema, OrgParamsSchema } from './schemas.ts';
+import { ErrorBodySchema, OrgParamsSchema, PageQuerySchema } from './schemas.ts';
 import { filesFromJson, filesFromMultipart, JsonUploadBodySchema, parseTagIds } from './upload-bodies.ts';
 
 const DocumentParamsSchema = OrgParamsSchema.extend({ document_id: z.string().min(1).max(64) });
@@ -100,11 +100,8 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
         summary: 'List documents, newest first',
         tags: ['documents'],
         params: OrgParamsSchema,
-        querystring: z.object({
-          skip: z.coerce.number().int().min(0).default(0),
-          limit: z.coerce.number().int().min(1).max(100).default(10),
+        querystring: PageQuerySchema.extend({
           tag_ids: z.string().optional().describe('Comma-separated tag ids; documents having all of them'),
-          name_search: z.string().max(200).optional(),
           metadata_search: z.string().max(2000).optional().describe('key=value pairs separated by commas'),
         }),
         response: {

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** Shapes shared by several route files. */
-export const ErrorBodySchema = z.object({ detail: z.string(), code: z.string() });
+export const ErrorBodySchema = z.object({
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
 
 export const OrgParamsSchema = z.object({ organization_id: z.string().min(1).max(64) });
 
@@ -9,3 +13,10 @@ export const OrganizationSchema = z.object({ id: z.string(), name: z.string(), r
 
 export const iso = (d: Date) => d.toISOString();
 export const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** DocRouter's paging and name search for list routes: `skip`, `limit` (at most 100), `name_search`. */
+export const PageQuerySchema = z.object({
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  name_search: z.string().max(200).optional(),
+});

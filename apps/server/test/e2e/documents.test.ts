@@ -200,9 +200,15 @@ test(`documents upload through the drop zone, their text shows per page, and the
 
   // A tag chip filters the table by its tag; removing the filter shows everything again.
   const me = (await (await page.request.get(`${origin}/v0/account/me`)).json()) as { csrf_token: string };
+  const created = await page.request.post(`${origin}/v0/orgs/${orgId}/tags`, {
+    headers: { 'x-csrf-token': me.csrf_token },
+    data: { name: 'receipts', color: '#0a7f5a' },
+  });
+  assert.equal(created.status(), 200, await created.text());
+  const receipts = ((await created.json()) as { id: string }).id;
   const tagged = await page.request.put(`${origin}/v0/orgs/${orgId}/documents/${await documentId(page, third.name)}`, {
     headers: { 'x-csrf-token': me.csrf_token },
-    data: { tag_ids: ['receipts'] },
+    data: { tag_ids: [receipts] },
   });
   assert.equal(tagged.status(), 200, await tagged.text());
   await page.reload();

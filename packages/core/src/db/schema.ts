@@ -11,6 +11,7 @@ import {
   real,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
@@ -168,4 +169,88 @@ export const documentPages = pgTable(
     items: jsonb('items').notNull(),
   },
   (t) => [primaryKey({ columns: [t.documentId, t.page] })],
+);
+
+// A schema is a stable id and a name; each change is a new, immutable revision (DocRouter's
+// schema_revid) numbered from 1 (schema_version). Prompts work the same way.
+export const schemas = pgTable(
+  'schemas',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('schemas_org_name_idx').on(t.orgId, t.name)],
+);
+
+export const schemaRevisions = pgTable(
+  'schema_revisions',
+  {
+    id: text('id').primaryKey(),
+    schemaId: text('schema_id')
+      .notNull()
+      .references(() => schemas.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    responseFormat: jsonb('response_format').$type<Record<string, unknown>>().notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('schema_revisions_version_idx').on(t.schemaId, t.version)],
+);
+
+export const prompts = pgTable(
+  'prompts',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('prompts_org_name_idx').on(t.orgId, t.name)],
+);
+
+export const promptRevisions = pgTable(
+  'prompt_revisions',
+  {
+    id: text('id').primaryKey(),
+    promptId: text('prompt_id')
+      .notNull()
+      .references(() => prompts.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    content: text('content').notNull(),
+    schemaId: text('schema_id').references(() => schemas.id),
+    schemaVersion: integer('schema_version'),
+    model: text('model'),
+    tagIds: text('tag_ids').array().notNull().default(sql`'{}'::text[]`),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('prompt_revisions_version_idx').on(t.promptId, t.version),
+    index('prompt_revisions_schema_idx').on(t.schemaId),
+    index('prompt_revisions_tags_idx').using('gin', t.tagIds),
+  ],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    color: text('color').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tags_org_name_idx').on(t.orgId, t.name)],
 );

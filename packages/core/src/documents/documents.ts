@@ -2,7 +2,9 @@ import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { type DocumentState, documents } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
+import { escapeLike } from '../sql-text.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { checkTagsExist } from '../tags/tags.ts';
 import type { DocumentKind } from '../text/types.ts';
 import { checkDocumentName } from './sniff.ts';
 
@@ -77,8 +79,6 @@ export interface DocumentListQuery {
   metadataSearch?: Record<string, string>;
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** A page of an organization's documents, newest first, with the total matching count. */
 export async function listDocuments(
   db: Db,
@@ -113,7 +113,10 @@ export async function updateDocument(
 ): Promise<DocumentRecord> {
   const set: Partial<typeof documents.$inferInsert> = {};
   if (changes.name !== undefined) set.name = checkDocumentName(changes.name);
-  if (changes.tagIds !== undefined) set.tagIds = checkTagIds(changes.tagIds);
+  if (changes.tagIds !== undefined) {
+    set.tagIds = checkTagIds(changes.tagIds);
+    await checkTagsExist(db, orgId, set.tagIds);
+  }
   if (changes.metadata !== undefined) set.metadata = checkMetadata(changes.metadata);
   if (Object.keys(set).length === 0) return getDocument(db, orgId, documentId);
   const [row] = await db

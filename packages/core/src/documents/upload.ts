@@ -1,9 +1,9 @@
 import { inArray } from 'drizzle-orm';
 import { documents } from '../db/schema.ts';
 import { invalidInput, tooLarge } from '../errors.ts';
-import type { OrgAccess } from '../identity/access.ts';
-import { getUser } from '../identity/users.ts';
+import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
+import { checkTagsExist } from '../tags/tags.ts';
 import { checkMetadata, checkTagIds, type DocumentRecord, type DocumentServices } from './documents.ts';
 import { checkDocumentName, SNIFF_BYTES, sniffDocumentType } from './sniff.ts';
 
@@ -50,12 +50,6 @@ async function peek(
   return { head, all: all() };
 }
 
-/** How the uploader is shown on the document: the user's email, or the organization token. */
-async function uploaderName(services: DocumentServices, access: OrgAccess): Promise<string> {
-  if (access.userId === null) return 'organization API token';
-  return (await getUser(services.db, access.userId)).email;
-}
-
 /**
  * Stores the files of one upload request as documents in state `uploaded`, then schedules
  * their text extraction. The request is all or nothing: when any file is refused (its
@@ -68,7 +62,7 @@ export async function uploadDocuments(
   files: Iterable<UploadFile> | AsyncIterable<UploadFile>,
   limits: UploadLimits,
 ): Promise<DocumentRecord[]> {
-  const uploadedBy = await uploaderName(services, access);
+  const uploadedBy = await actorName(services.db, access);
   const stored: DocumentRecord[] = [];
   let requestBytes = 0;
   // Sizes are checked as the bytes arrive, so an oversized upload is refused before it is all read.
@@ -115,6 +109,7 @@ async function storeDocument(
 ): Promise<DocumentRecord> {
   const name = checkDocumentName(file.name);
   const tagIds = checkTagIds(file.tagIds ?? []);
+  await checkTagsExist(services.db, orgId, tagIds);
   const metadata = checkMetadata(file.metadata ?? {});
   const { head, all } = await peek(file.content, SNIFF_BYTES);
   const type = await sniffDocumentType(name, head);

@@ -9,6 +9,7 @@ import {
   type Role,
 } from './organizations.ts';
 import { authenticateSession } from './sessions.ts';
+import { getUser } from './users.ts';
 
 /** Who is making a request: a signed-in user, or an organization's API token. */
 export type Principal =
@@ -57,4 +58,10 @@ export async function listAccessibleOrganizations(db: Db, principal: Principal):
   if (!access) return [];
   const org = await getOrganization(db, access.orgId);
   return [{ id: org.id, name: org.name, role: access.role }];
+}
+
+/** How an actor is shown on what it made (uploaded_by, created_by): the user's email, or the organization token. */
+export async function actorName(db: Db, access: OrgAccess): Promise<string> {
+  if (access.userId === null) return 'organization API token';
+  return (await getUser(db, access.userId)).email;
 }
