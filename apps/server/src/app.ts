@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { DatabaseBlobStore, type Db, type TextExtractionScheduler } from '@docagent/core';
+import { DatabaseBlobStore, type Db, type ModelRegistry, type TextExtractionScheduler } from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
@@ -17,6 +17,7 @@ import { authRoutes } from './routes/auth.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jsonSchemaRoutes } from './routes/json-schemas.ts';
+import { llmRoutes } from './routes/llm.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { promptRoutes } from './routes/prompts.ts';
@@ -31,6 +32,8 @@ export interface AppOptions {
   db: Db;
   /** Where uploads hand documents to the text pipeline (the job queue). */
   scheduler: TextExtractionScheduler;
+  /** The model layer every LLM call goes through. */
+  llm: ModelRegistry;
   /** A pino instance or options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
   webDistDir?: string;
@@ -56,6 +59,14 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   registerErrorHandling(app);
 
+  // DocRouter's SDK (axios with a default JSON content type) sends `Content-Type:
+  // application/json` on bodiless DELETEs; FastAPI accepts that, so we do too.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.method === 'DELETE') return done(null, undefined);
+    parseJson(request, body.toString(), done);
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
     // One past our own limits, so the upload service refuses first, with a message naming the file.
@@ -83,7 +94,12 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   registerAuth(app, db);
 
-  const deps: RouteDeps = { db, config, documents: { db, blobs: new DatabaseBlobStore(db), scheduler: options.scheduler } };
+  const deps: RouteDeps = {
+    db,
+    config,
+    documents: { db, blobs: new DatabaseBlobStore(db), scheduler: options.scheduler },
+    extraction: { db, llm: options.llm },
+  };
   healthRoutes(app, deps);
   authRoutes(app, deps);
   accountRoutes(app, deps);
@@ -94,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   jsonSchemaRoutes(app, deps);
   promptRoutes(app, deps);
   tagRoutes(app, deps);
+  llmRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

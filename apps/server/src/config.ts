@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { type DatabaseTarget, databaseTargetFromEnv, type TextExtractionLimits, type UploadLimits } from '@docagent/core';
+import {
+  type DatabaseTarget,
+  databaseTargetFromEnv,
+  type LlmEnv,
+  llmEnvOf,
+  type TextExtractionLimits,
+  type UploadLimits,
+} from '@docagent/core';
 import { z } from 'zod';
 
 const EnvSchema = z.object({
@@ -18,6 +25,11 @@ const EnvSchema = z.object({
   DOCAGENT_JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
   TEXT_TIMEOUT_SECONDS: z.coerce.number().positive().max(86_400).default(600),
   MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(2000),
+  DOCAGENT_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(180),
+  DOCAGENT_LLM_JOB_RETRIES: z.coerce.number().int().min(0).max(20).default(2),
+  DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
 });
 
 export interface Config {
@@ -34,6 +46,16 @@ export interface Config {
   workers: number;
   jobHeartbeatSeconds: number;
   textLimits: Partial<TextExtractionLimits>;
+  llm: {
+    /** Provider keys, base URLs, model lists and DOCAGENT_DEFAULT_MODEL. */
+    env: LlmEnv;
+    /** Encrypts organizations' provider keys (DOCAGENT_SECRET); on the embedded database one is kept in DATA_DIR. */
+    secret: string | undefined;
+    maxRetries: number;
+    timeoutMs: number;
+    jobRetries: number;
+    jobRetryDelaySeconds: number;
+  };
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -60,5 +82,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.DOCAGENT_WORKERS,
     jobHeartbeatSeconds: e.DOCAGENT_JOB_HEARTBEAT_SECONDS,
     textLimits: { timeoutMs: e.TEXT_TIMEOUT_SECONDS * 1000, maxPages: e.MAX_PDF_PAGES },
+    llm: {
+      env: llmEnvOf(env),
+      secret: e.DOCAGENT_SECRET,
+      maxRetries: e.LLM_MAX_RETRIES,
+      timeoutMs: e.LLM_TIMEOUT_SECONDS * 1000,
+      jobRetries: e.DOCAGENT_LLM_JOB_RETRIES,
+      jobRetryDelaySeconds: e.DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS,
+    },
   };
 }

@@ -2,6 +2,7 @@ import { bootstrapIfEmpty, type FirstStartCredentials, type JobQueue, migrateDat
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startJobQueue } from './jobs.ts';
+import { createModelRegistry } from './llm.ts';
 import { closeOnSignal } from './shutdown.ts';
 
 function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string {
@@ -37,9 +38,10 @@ export async function serve(config: Config): Promise<void> {
     await migrateDatabase(database, async () => {
       firstStart = await bootstrapIfEmpty(database.db);
     });
-    const jobs = await startJobQueue(database, config, config.workers);
+    const llm = createModelRegistry(database, config);
+    const jobs = await startJobQueue(database, config, config.workers, llm);
     queue = jobs;
-    app = await buildApp({ config, db: database.db, scheduler: jobs });
+    app = await buildApp({ config, db: database.db, scheduler: jobs, llm });
     // Requests drain first (fastify closes the listener before onClose hooks), then running
     // jobs finish, then the database closes.
     app.addHook('onClose', async () => {

@@ -2,10 +2,11 @@ import { DomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { startJobQueue } from './jobs.ts';
+import { createModelRegistry } from './llm.ts';
 import { closeOnSignal } from './shutdown.ts';
 
 /**
- * `docagent worker`: works text-extraction jobs in a process of its own, next to servers
+ * `docagent worker`: works text-extraction and prompt jobs in a process of its own, next to servers
  * started with DOCAGENT_WORKERS=0 (or alongside their in-process workers).
  */
 export async function runWorker(config: Config): Promise<void> {
@@ -21,7 +22,7 @@ export async function runWorker(config: Config): Promise<void> {
   const database = await openDatabase(config.database, 'worker');
   try {
     await migrateDatabase(database);
-    const queue = await startJobQueue(database, config, workers);
+    const queue = await startJobQueue(database, config, workers, createModelRegistry(database, config));
     log.info({ database: database.describe, workers }, 'docagent worker is ready');
     closeOnSignal(log, 'letting running jobs finish', async () => {
       await queue.stop();

@@ -5,6 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ZodApp } from '../src/http/types.ts';
 import { startJobQueue } from '../src/jobs.ts';
+import { createModelRegistry } from '../src/llm.ts';
 
 export interface TestApp {
   app: ZodApp;
@@ -20,8 +21,9 @@ export interface TestApp {
 export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = loadConfig({ DOCAGENT_WORKERS: '0', ...env });
-  const queue = await startJobQueue(database, config, config.workers);
-  const app = await buildApp({ config, db: database.db, scheduler: queue, logger: false });
+  const llm = createModelRegistry(database, config);
+  const queue = await startJobQueue(database, config, config.workers, llm);
+  const app = await buildApp({ config, db: database.db, scheduler: queue, llm, logger: false });
   await app.ready();
   return {
     app,

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { openTestDatabase } from '@docagent/core/testing';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { createModelRegistry } from '../src/llm.ts';
 
 test('closing the app (what SIGTERM does) lets an in-flight request finish and refuses new ones', async () => {
   const database = await openTestDatabase();
@@ -11,7 +12,9 @@ test('closing the app (what SIGTERM does) lets an in-flight request finish and r
       throw new Error('this test uploads nothing');
     },
   };
-  const app = await buildApp({ config: loadConfig({}), db: database.db, scheduler, logger: false });
+  const config = loadConfig({});
+  const llm = createModelRegistry(database, config);
+  const app = await buildApp({ config, db: database.db, scheduler, llm, logger: false });
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;

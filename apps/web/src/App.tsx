@@ -8,7 +8,12 @@ import { DocumentTextPage } from './pages/DocumentTextPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { LoginPage } from './pages/LoginPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { PromptPage } from './pages/PromptPage';
+import { PromptsPage } from './pages/PromptsPage';
+import { SchemaPage } from './pages/SchemaPage';
+import { SchemasPage } from './pages/SchemasPage';
 import { SettingsPage } from './pages/SettingsPage';
+import { TagsPage } from './pages/TagsPage';
 
 export function App() {
   return (
@@ -23,6 +28,11 @@ export function App() {
               <Route index element={<Navigate to="documents" replace />} />
               <Route path="documents" element={<DocumentsPage />} />
               <Route path="documents/:documentId" element={<DocumentTextPage />} />
+              <Route path="schemas" element={<SchemasPage />} />
+              <Route path="schemas/:schemaId" element={<SchemaPage />} />
+              <Route path="prompts" element={<PromptsPage />} />
+              <Route path="prompts/:promptId" element={<PromptPage />} />
+              <Route path="tags" element={<TagsPage />} />
               <Route path="settings" element={<SettingsPage />} />
             </Route>
             <Route path="*" element={<NotFoundPage />} />

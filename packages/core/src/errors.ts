@@ -10,7 +10,11 @@ export type DomainErrorKind =
   | 'conflict'
   | 'too_large'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** The organization's LLM spending limit is reached. */
+  | 'usage_limit'
+  /** A service we depend on (an LLM provider) failed after our retries. */
+  | 'upstream_failed';
 
 export class DomainError extends Error {
   readonly kind: DomainErrorKind;
@@ -29,6 +33,8 @@ export const invalidInput = (message: string) => new DomainError('invalid_input'
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found.`);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const tooLarge = (message: string) => new DomainError('too_large', message);
+export const usageLimitReached = (message: string) => new DomainError('usage_limit', message);
+export const upstreamFailed = (message: string, cause?: unknown) => new DomainError('upstream_failed', message, { cause });
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 
 /** One message for every credential failure, so a caller cannot tell which part was wrong. */

@@ -13,6 +13,7 @@ import {
   getDocumentPages,
   JobQueue,
   listDocuments,
+  ModelRegistry,
   selectRows,
   TextExtractionError,
   updateDocument,
@@ -68,7 +69,11 @@ before(async () => {
   orgId = (await createOrganization(database.db, { name: 'Docs' })).id;
   queue = await JobQueue.start(
     database,
-    { db: database.db, blobs: blobs(), extract },
+    {
+      text: { db: database.db, blobs: blobs(), extract },
+      // No provider configured: documents stop at ocr_completed.
+      extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
+    },
     { workers: 1, retryLimit: 2, retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 },
   );
 });

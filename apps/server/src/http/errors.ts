@@ -12,6 +12,8 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  usage_limit: 402,
+  upstream_failed: 502,
 };
 
 export interface ErrorBody {

@@ -1,4 +1,4 @@
-import type { Db, DocumentServices } from '@docagent/core';
+import type { Db, DocumentServices, ExtractionServices } from '@docagent/core';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -22,4 +22,6 @@ export interface RouteDeps {
   db: Db;
   config: Config;
   documents: DocumentServices;
+  /** The database and the model layer, for extraction and model settings. */
+  extraction: ExtractionServices;
 }

@@ -7,6 +7,7 @@ import {
   type SchemaRevision,
   updateSchema,
   validateDataAgainstSchema,
+  validateResponseFormat,
 } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
@@ -54,6 +55,27 @@ export function jsonSchemaRoutes(app: ZodApp, { db }: RouteDeps): void {
     },
     async (request) =>
       toBody(await createSchema(db, orgOf(request), { name: request.body.name, responseFormat: request.body.response_format })),
+  );
+
+  // Not in DocRouter: lets an editor show every problem of a draft while it is typed, before saving.
+  app.post(
+    '/v0/orgs/:organization_id/schemas/check',
+    {
+      schema: {
+        summary: 'Check a response_format without saving it',
+        tags: ['schemas'],
+        params: OrgParamsSchema,
+        body: z.strictObject({ response_format: z.unknown() }),
+        response: {
+          200: z.object({ valid: z.boolean(), errors: z.array(z.object({ path: z.string(), message: z.string() })) }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const result = validateResponseFormat(request.body.response_format);
+      return result.valid ? { valid: true, errors: [] } : { valid: false, errors: result.errors };
+    },
   );
 
   app.get(

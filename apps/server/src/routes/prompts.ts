@@ -1,11 +1,11 @@
 import {
   createPrompt,
   deletePrompt,
-  getPromptRevision,
   listPrompts,
   listPromptVersions,
   type PromptFields,
   type PromptRevision,
+  resolvePromptRevision,
   updatePrompt,
 } from '@docagent/core';
 import { z } from 'zod';
@@ -101,17 +101,19 @@ export function promptRoutes(app: ZodApp, { db }: RouteDeps): void {
         params: OrgParamsSchema,
         querystring: PageQuerySchema.extend({
           tag_ids: z.string().optional().describe('Comma-separated tag ids; prompts having all of them'),
+          document_id: z.string().max(64).optional().describe('Only the prompts that run on this document'),
         }),
         response: { 200: ListSchema, ...errors },
       },
     },
     async (request) => {
-      const { skip, limit, name_search, tag_ids } = request.query;
+      const { skip, limit, name_search, tag_ids, document_id } = request.query;
       const page = await listPrompts(db, orgOf(request).orgId, {
         skip,
         limit,
         nameSearch: name_search,
         tagIds: parseTagIds(tag_ids),
+        documentId: document_id,
       });
       return { prompts: page.prompts.map(toBody), total_count: page.total, skip };
     },
@@ -127,7 +129,7 @@ export function promptRoutes(app: ZodApp, { db }: RouteDeps): void {
         response: { 200: PromptBodySchema, ...errors },
       },
     },
-    async (request) => toBody(await getPromptRevision(db, orgOf(request).orgId, request.params.prompt_revid)),
+    async (request) => toBody(await resolvePromptRevision(db, orgOf(request).orgId, request.params.prompt_revid)),
   );
 
   app.put(

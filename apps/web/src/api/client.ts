@@ -1,18 +1,33 @@
+/** One problem of an invalid input, named by its dot path ("" is the root). */
+export interface InputProblem {
+  path: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly detail: string;
+  /** What a 400 lists as wrong with the body, each with its path; empty otherwise. */
+  readonly problems: InputProblem[];
 
-  constructor(status: number, code: string, detail: string) {
+  constructor(status: number, code: string, detail: string, problems: InputProblem[] = []) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.detail = detail;
+    this.problems = problems;
   }
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+function isInputProblem(value: unknown): value is InputProblem {
+  if (typeof value !== 'object' || value === null) return false;
+  const { path, message } = value as { path?: unknown; message?: unknown };
+  return typeof path === 'string' && typeof message === 'string';
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface RequestOptions {
   body?: unknown;
@@ -35,11 +50,12 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
 function errorFromBody(status: number, statusText: string, body: unknown): ApiError {
   const fallback = `Request failed (${status} ${statusText}).`;
   if (typeof body === 'object' && body !== null) {
-    const { detail, code } = body as { detail?: unknown; code?: unknown };
+    const { detail, code, errors } = body as { detail?: unknown; code?: unknown; errors?: unknown };
     return new ApiError(
       status,
       typeof code === 'string' ? code : 'unknown',
       typeof detail === 'string' && detail !== '' ? detail : fallback,
+      Array.isArray(errors) ? errors.filter(isInputProblem) : [],
     );
   }
   return new ApiError(status, 'unknown', fallback);
@@ -103,6 +119,11 @@ export async function getJson<T>(path: string): Promise<T> {
 
 export async function postJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = await send('POST', path, options);
+  return (await response.json()) as T;
+}
+
+export async function putJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send('PUT', path, options);
   return (await response.json()) as T;
 }
 

@@ -18,6 +18,13 @@ export function isTextPending(state: DocumentState): boolean {
   return state === 'uploaded' || state === 'ocr_processing';
 }
 
+/** The document's prompts are running. */
+export function isExtractionPending(state: DocumentState): boolean {
+  return state === 'llm_processing';
+}
+
+const isWorking = (state: DocumentState) => isTextPending(state) || isExtractionPending(state);
+
 /** Every state after a completed text extraction keeps the text, whatever happened to the LLM steps. */
 export function hasText(state: DocumentState): boolean {
   return state === 'ocr_completed' || state.startsWith('llm_');
@@ -61,16 +68,23 @@ export function useDocumentsQuery(orgId: string, params: DocumentListParams) {
     // Keeps the current page on screen while the next one or a new search loads.
     placeholderData: (previous) => previous,
     refetchInterval: (query: Query<DocumentList>) =>
-      query.state.data?.documents.some((document) => isTextPending(document.state)) ? pendingPollMs : false,
+      query.state.data?.documents.some((document) => isWorking(document.state)) ? pendingPollMs : false,
   });
 }
 
-export function useDocumentQuery(orgId: string, documentId: string) {
+/**
+ * One document, polled while its text or its prompts are in progress. `awaitingExtraction`: its
+ * text is ready and a model is configured, so its prompts are about to start.
+ */
+export function useDocumentQuery(orgId: string, documentId: string, awaitingExtraction = false) {
   return useQuery({
     queryKey: documentDetailQueryKey(orgId, documentId),
     queryFn: () => getJson<DocumentSummary>(`${documentPath(orgId, documentId)}?include_content=false`),
-    refetchInterval: (query: Query<DocumentSummary>) =>
-      query.state.data && isTextPending(query.state.data.state) ? pendingPollMs : false,
+    refetchInterval: (query: Query<DocumentSummary>) => {
+      const state = query.state.data?.state;
+      if (state === undefined) return false;
+      return isWorking(state) || (awaitingExtraction && state === 'ocr_completed') ? pendingPollMs : false;
+    },
   });
 }
 

@@ -5,9 +5,9 @@ import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
-import { DocumentNameSearch } from './DocumentNameSearch';
+import { NameSearch } from '../components/NameSearch';
+import { Pagination } from '../components/Pagination';
 import { DocumentsTable } from './DocumentsTable';
-import { Pagination } from './Pagination';
 import { ActiveTagFilter } from './TagChip';
 import { useDocumentListParams } from './useDocumentListParams';
 
@@ -44,7 +44,11 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
   return (
     <section aria-label="Documents" className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <DocumentNameSearch value={params.nameSearch} onSearch={(nameSearch) => update({ nameSearch }, { replace: true })} />
+        <NameSearch
+          label="Search documents by name"
+          value={params.nameSearch}
+          onSearch={(nameSearch) => update({ nameSearch }, { replace: true })}
+        />
         {params.tagIds.map((tagId) => (
           <ActiveTagFilter
             key={tagId}
@@ -86,6 +90,7 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
             deletingId={deleteDocument.isPending ? (deleteDocument.variables ?? null) : null}
           />
           <Pagination
+            label="Pages of documents"
             skip={list.skip}
             pageSize={documentsPageSize}
             shown={list.documents.length}

@@ -2,7 +2,15 @@ import { Link, NavLink, Outlet, useMatch } from 'react-router';
 import { SignOutButton } from '../auth/SignOutButton';
 import { useSession } from '../auth/session';
 import { OrgSwitcher } from './OrgSwitcher';
-import { orgPath } from './orgPaths';
+import { type OrgPage, orgPath } from './orgPaths';
+
+const NAV_PAGES: { page: OrgPage; label: string }[] = [
+  { page: 'documents', label: 'Documents' },
+  { page: 'schemas', label: 'Schemas' },
+  { page: 'prompts', label: 'Prompts' },
+  { page: 'tags', label: 'Tags' },
+  { page: 'settings', label: 'Settings' },
+];
 
 function navLinkClass({ isActive }: { isActive: boolean }): string {
   const base = 'rounded-md px-3 py-1.5 text-sm font-medium';
@@ -24,12 +32,11 @@ export function AppLayout() {
           {session.organizations.length > 0 && <OrgSwitcher organizations={session.organizations} currentOrgId={currentOrgId} />}
           {navOrg && (
             <nav aria-label="Main" className="flex items-center gap-1">
-              <NavLink to={orgPath(navOrg.id, 'documents')} className={navLinkClass}>
-                Documents
-              </NavLink>
-              <NavLink to={orgPath(navOrg.id, 'settings')} className={navLinkClass}>
-                Settings
-              </NavLink>
+              {NAV_PAGES.map(({ page, label }) => (
+                <NavLink key={page} to={orgPath(navOrg.id, page)} className={navLinkClass}>
+                  {label}
+                </NavLink>
+              ))}
             </nav>
           )}
           <div className="ml-auto flex items-center gap-3">

@@ -1,7 +1,24 @@
-export function orgPath(orgId: string, page: 'documents' | 'settings'): string {
+export type OrgPage = 'documents' | 'schemas' | 'prompts' | 'tags' | 'settings';
+
+export function orgPath(orgId: string, page: OrgPage): string {
   return `/orgs/${encodeURIComponent(orgId)}/${page}`;
 }
 
 export function documentPagePath(orgId: string, documentId: string): string {
   return `${orgPath(orgId, 'documents')}/${encodeURIComponent(documentId)}`;
+}
+
+/** The editor of a schema, or of a new one when schemaId is "new". */
+export function schemaPagePath(orgId: string, schemaId: string): string {
+  return `${orgPath(orgId, 'schemas')}/${encodeURIComponent(schemaId)}`;
+}
+
+/** The editor of a prompt, or of a new one when promptId is "new". */
+export function promptPagePath(orgId: string, promptId: string): string {
+  return `${orgPath(orgId, 'prompts')}/${encodeURIComponent(promptId)}`;
+}
+
+/** Where one older version of a schema or prompt is shown read-only. */
+export function versionPath(pagePath: string, version: number): string {
+  return `${pagePath}?version=${version}`;
 }

@@ -1,17 +1,27 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useDocumentQuery } from '../api/documents';
+import { useModelOfferQuery } from '../api/models';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { DocumentDetails } from '../documents/DocumentDetails';
 import { DocumentHeader } from '../documents/DocumentHeader';
 import { DocumentText } from '../documents/DocumentText';
+import { ExtractionPanel } from '../extraction/ExtractionPanel';
 import { useCurrentOrg } from '../layout/OrgRoute';
 import { orgPath } from '../layout/orgPaths';
 
+/** After this long a document whose text is ready but whose prompts never started is not waited for. */
+const EXTRACTION_START_WAIT_MS = 10 * 60_000;
+
 function DocumentView({ orgId, documentId }: { orgId: string; documentId: string }) {
-  const documentQuery = useDocumentQuery(orgId, documentId);
+  const offerQuery = useModelOfferQuery(orgId);
+  const [openedAt] = useState(() => Date.now());
+  // With a model configured, the prompts start right after the text is ready: keep polling for them.
+  const awaitingExtraction = (offerQuery.data?.models.length ?? 0) > 0 && Date.now() - openedAt < EXTRACTION_START_WAIT_MS;
+  const documentQuery = useDocumentQuery(orgId, documentId, awaitingExtraction);
 
   if (documentQuery.isPending) {
     return <LoadingState label="Loading the document…" />;
@@ -46,7 +56,10 @@ function DocumentView({ orgId, documentId }: { orgId: string; documentId: string
         />
       )}
       <DocumentDetails orgId={orgId} document={document} />
-      <DocumentText orgId={orgId} document={document} />
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <ExtractionPanel orgId={orgId} document={document} />
+        <DocumentText orgId={orgId} document={document} />
+      </div>
     </div>
   );
 }

@@ -20,7 +20,7 @@ export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite
  */
 export type Database =
   | { kind: 'postgres'; db: Db; pool: pg.Pool; url: string; describe: string; close(): Promise<void> }
-  | { kind: 'pglite'; db: Db; pglite: PGlite; describe: string; close(): Promise<void> };
+  | { kind: 'pglite'; db: Db; pglite: PGlite; dataDir: string | undefined; describe: string; close(): Promise<void> };
 
 /** The URL with its password replaced, safe to print. */
 export function redactDatabaseUrl(url: string): string {
@@ -51,6 +51,7 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process'): 
       kind: 'pglite',
       pglite,
       db: drizzlePglite(pglite, { schema }) as unknown as Db,
+      dataDir: undefined,
       describe: 'embedded PostgreSQL (in memory)',
       close: () => pglite.close(),
     };
@@ -65,6 +66,7 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process'): 
       kind: 'pglite',
       pglite,
       db: drizzlePglite(pglite, { schema }) as unknown as Db,
+      dataDir: target.dataDir,
       describe: `embedded PostgreSQL in ${target.dataDir}`,
       close: async () => {
         try {

@@ -3,8 +3,10 @@ import {
   bigint,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -195,7 +197,8 @@ export const schemaRevisions = pgTable(
       .references(() => schemas.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     name: text('name').notNull(),
-    responseFormat: jsonb('response_format').$type<Record<string, unknown>>().notNull(),
+    // json, not jsonb: the order of properties is the order a model writes the fields in.
+    responseFormat: json('response_format').$type<Record<string, unknown>>().notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),
   },
@@ -210,9 +213,14 @@ export const prompts = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The organization's built-in summary prompt: always present, runs on every document. */
+    isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('prompts_org_name_idx').on(t.orgId, t.name)],
+  (t) => [
+    uniqueIndex('prompts_org_name_idx').on(t.orgId, t.name),
+    uniqueIndex('prompts_org_default_idx').on(t.orgId).where(sql`is_default`),
+  ],
 );
 
 export const promptRevisions = pgTable(
@@ -253,4 +261,93 @@ export const tags = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('tags_org_name_idx').on(t.orgId, t.name)],
+);
+
+/** What a prompt revision answered for a document; one row per (document, prompt revision). */
+export const extractionResults = pgTable(
+  'extraction_results',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    promptId: text('prompt_id')
+      .notNull()
+      .references(() => prompts.id, { onDelete: 'cascade' }),
+    promptRevid: text('prompt_revid')
+      .notNull()
+      .references(() => promptRevisions.id, { onDelete: 'cascade' }),
+    promptVersion: integer('prompt_version').notNull(),
+    model: text('model').notNull(),
+    // json keeps the fields in the order the model wrote them (the schema's order).
+    llmResult: json('llm_result').$type<Record<string, unknown>>().notNull(),
+    updatedLlmResult: json('updated_llm_result').$type<Record<string, unknown>>().notNull(),
+    isEdited: boolean('is_edited').notNull().default(false),
+    isVerified: boolean('is_verified').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('extraction_results_doc_rev_idx').on(t.documentId, t.promptRevid),
+    index('extraction_results_prompt_idx').on(t.promptId),
+  ],
+);
+
+/** An organization's model choices and spending limit; no row means the server's defaults. */
+export const orgLlmSettings = pgTable('org_llm_settings', {
+  orgId: text('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  defaultModel: text('default_model'),
+  /** null: every model of every configured provider. */
+  enabledModels: text('enabled_models').array(),
+  /** null: every enabled model is offered in the agent chat. */
+  chatModels: text('chat_models').array(),
+  /** Estimated spend per calendar month (UTC) after which LLM calls are refused; null: no limit. */
+  monthlyLimitUsd: doublePrecision('monthly_limit_usd'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An organization's own credentials or endpoint for a provider, overriding the server's environment. */
+export const orgLlmProviders = pgTable(
+  'org_llm_providers',
+  {
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** Encrypted with the server secret (secret-box.ts); never returned in full. */
+    apiKeyEncrypted: text('api_key_encrypted'),
+    apiKeyPreview: text('api_key_preview'),
+    baseUrl: text('base_url'),
+    /** Model names served by an endpoint that has no catalogue (Ollama, vLLM, ...). */
+    models: text('models').array().notNull().default(sql`'{}'::text[]`),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.provider] })],
+);
+
+/** One row per LLM call: what it cost, for limits and reports. Kept when its document is deleted. */
+export const usageLedger = pgTable(
+  'usage_ledger',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    model: text('model').notNull(),
+    operation: text('operation').notNull(),
+    documentId: text('document_id'),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    cachedTokens: integer('cached_tokens').notNull(),
+    reasoningTokens: integer('reasoning_tokens').notNull(),
+    /** null when the model has no price in the table. */
+    costUsd: doublePrecision('cost_usd'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('usage_ledger_org_created_idx').on(t.orgId, t.createdAt)],
 );

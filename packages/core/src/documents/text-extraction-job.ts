@@ -24,19 +24,20 @@ const PAGE_INSERT_BATCH = 50;
  * fix (a malformed or encrypted PDF, too many pages) ends in `ocr_failed` at once; any
  * other error is rethrown so that the queue retries it, and on the last attempt it is
  * recorded on the document too. A document deleted meanwhile is simply left alone.
+ * True when the text was stored and the document reached ocr_completed.
  */
 export async function runTextExtraction(
   services: TextJobServices,
   documentId: string,
   attempt: { isLast: boolean },
-): Promise<void> {
+): Promise<boolean> {
   const { db } = services;
   const [doc] = await db
     .update(documents)
     .set({ state: 'ocr_processing', stateError: null })
     .where(eq(documents.id, documentId))
     .returning({ kind: documents.kind, blobId: documents.blobId });
-  if (!doc) return;
+  if (!doc) return false;
 
   let extraction: TextExtraction;
   try {
@@ -48,9 +49,9 @@ export async function runTextExtraction(
       await markFailed(db, documentId, (error as Error).message);
     }
     if (!permanent) throw error;
-    return;
+    return false;
   }
-  await saveExtraction(db, documentId, extraction);
+  return saveExtraction(db, documentId, extraction);
 }
 
 async function markFailed(db: Db, documentId: string, message: string): Promise<void> {
@@ -60,12 +61,12 @@ async function markFailed(db: Db, documentId: string, message: string): Promise<
     .where(eq(documents.id, documentId));
 }
 
-async function saveExtraction(db: Db, documentId: string, extraction: TextExtraction): Promise<void> {
+async function saveExtraction(db: Db, documentId: string, extraction: TextExtraction): Promise<boolean> {
   const engines = [...new Set(extraction.pages.map((p) => p.engine))].sort().join('+');
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // Locking the row makes a concurrent delete wait for us, or us find nothing.
     const [locked] = await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
-    if (!locked) return;
+    if (!locked) return false;
     await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
     for (let i = 0; i < extraction.pages.length; i += PAGE_INSERT_BATCH) {
       const batch = extraction.pages.slice(i, i + PAGE_INSERT_BATCH);
@@ -81,7 +82,7 @@ async function saveExtraction(db: Db, documentId: string, extraction: TextExtrac
         })),
       );
     }
-    await tx
+    const updated = await tx
       .update(documents)
       .set({
         state: 'ocr_completed',
@@ -90,6 +91,8 @@ async function saveExtraction(db: Db, documentId: string, extraction: TextExtrac
         textExtractedAt: new Date(),
         textEngine: engines,
       })
-      .where(and(eq(documents.id, documentId), inArray(documents.state, ['ocr_processing', 'uploaded'])));
+      .where(and(eq(documents.id, documentId), inArray(documents.state, ['ocr_processing', 'uploaded'])))
+      .returning({ id: documents.id });
+    return updated.length > 0;
   });
 }

@@ -2,8 +2,12 @@ import { fromPglite, PgBoss } from 'pg-boss';
 import type { Database } from '../db/database.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
 import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
+import { runDocumentExtractions } from '../extraction/extraction-job.ts';
+import type { ExtractionServices } from '../extraction/run-extraction.ts';
 
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
+/** Runs a document's prompts once its text is ready. */
+export const LLM_EXTRACTION_QUEUE = 'llm-extraction';
 
 export interface JobQueueOptions {
   /** Jobs this process works on at once; 0 only enqueues (separate `docagent worker` processes work). */
@@ -18,6 +22,9 @@ export interface JobQueueOptions {
   heartbeatSeconds?: number;
   /** How often idle workers look for new jobs. */
   pollingIntervalSeconds?: number;
+  /** Retries of a document's prompts after provider failures (the provider calls retry on their own first). */
+  llmRetryLimit?: number;
+  llmRetryDelaySeconds?: number;
 }
 
 /**
@@ -31,7 +38,11 @@ export class JobQueue implements TextExtractionScheduler {
     this.boss = boss;
   }
 
-  static async start(database: Database, text: TextJobServices, options: JobQueueOptions): Promise<JobQueue> {
+  static async start(
+    database: Database,
+    services: { text: TextJobServices; extraction: ExtractionServices },
+    options: JobQueueOptions,
+  ): Promise<JobQueue> {
     const heartbeatSeconds = options.heartbeatSeconds ?? 30;
     // The supervisor is what notices a silent worker, so it looks as often as heartbeats are due.
     const supervision = { superviseIntervalSeconds: heartbeatSeconds };
@@ -51,18 +62,37 @@ export class JobQueue implements TextExtractionScheduler {
       expireInSeconds: 30 * 60,
       heartbeatSeconds,
     };
+    const llmQueueOptions = {
+      ...queueOptions,
+      retryLimit: options.llmRetryLimit ?? 2,
+      retryDelay: options.llmRetryDelaySeconds ?? 30,
+    };
     // A queue made by an earlier start keeps its old settings unless they are updated.
-    if (await boss.getQueue(TEXT_EXTRACTION_QUEUE)) await boss.updateQueue(TEXT_EXTRACTION_QUEUE, queueOptions);
-    else await boss.createQueue(TEXT_EXTRACTION_QUEUE, queueOptions);
+    for (const [name, settings] of [
+      [TEXT_EXTRACTION_QUEUE, queueOptions],
+      [LLM_EXTRACTION_QUEUE, llmQueueOptions],
+    ] as const) {
+      if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
+      else await boss.createQueue(name, settings);
+    }
     if (options.workers > 0) {
       const workOptions = {
         localConcurrency: options.workers,
         includeMetadata: true,
         pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
       } as const;
+      // A crash between storing the text and enqueueing the prompts leaves the text job
+      // unfinished, so its retry enqueues them: at least once, and the prompts skip stored results.
       await boss.work<{ documentId: string }, void, typeof workOptions>(TEXT_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
-        await runTextExtraction(text, job.data.documentId, { isLast: job.retryCount >= job.retryLimit });
+        const { documentId } = job.data;
+        if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
+          await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
+        }
+      });
+      await boss.work<{ documentId: string }, void, typeof workOptions>(LLM_EXTRACTION_QUEUE, workOptions, async ([job]) => {
+        if (!job) return;
+        await runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit });
       });
     }
     return new JobQueue(boss);

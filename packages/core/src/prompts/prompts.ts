@@ -1,7 +1,7 @@
-import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, arrayContains, arrayOverlaps, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { promptRevisions, prompts } from '../db/schema.ts';
-import { checkTagIds } from '../documents/documents.ts';
+import { checkTagIds, getDocument } from '../documents/documents.ts';
 import { conflict, invalidInput, notFound } from '../errors.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
@@ -148,13 +148,24 @@ async function latestRevision(db: Db, orgId: string, promptId: string): Promise<
   return row;
 }
 
-/** The latest revision of each prompt, most recently changed first; `tagIds` keeps prompts having all of them. */
+/**
+ * The latest revision of each prompt, most recently changed first; `tagIds` keeps prompts having
+ * all of them, `documentId` the prompts that run on that document.
+ */
 export async function listPrompts(
   db: Db,
   orgId: string,
-  query: { skip: number; limit: number; nameSearch?: string; tagIds?: string[] },
+  query: { skip: number; limit: number; nameSearch?: string; tagIds?: string[]; documentId?: string },
 ): Promise<{ prompts: PromptRevision[]; total: number }> {
+  await ensureDefaultPrompt(db, orgId);
   const conditions = [fromOrg(orgId), isLatestPromptRevision];
+  if (query.documentId) {
+    const { tagIds } = await getDocument(db, orgId, query.documentId);
+    const forDocument = tagIds.length
+      ? or(eq(prompts.isDefault, true), arrayOverlaps(promptRevisions.tagIds, tagIds))
+      : eq(prompts.isDefault, true);
+    if (forDocument) conditions.push(forDocument);
+  }
   if (query.nameSearch) conditions.push(ilike(promptRevisions.name, `%${escapeLike(query.nameSearch)}%`));
   if (query.tagIds?.length) conditions.push(arrayContains(promptRevisions.tagIds, query.tagIds));
   const where = and(...conditions);
@@ -218,9 +229,88 @@ export async function updatePrompt(
 }
 
 export async function deletePrompt(db: Db, orgId: string, promptId: string): Promise<void> {
-  const deleted = await db
-    .delete(prompts)
-    .where(and(fromOrg(orgId), eq(prompts.id, promptId)))
-    .returning({ id: prompts.id });
-  if (deleted.length === 0) throw notFound(`Prompt ${promptId}`);
+  const [found] = await db
+    .select({ isDefault: prompts.isDefault })
+    .from(prompts)
+    .where(and(fromOrg(orgId), eq(prompts.id, promptId)));
+  if (!found) throw notFound(`Prompt ${promptId}`);
+  if (found.isDefault) {
+    throw conflict('The default prompt runs on every document and cannot be deleted; edit it to change what it asks.');
+  }
+  await db.delete(prompts).where(and(fromOrg(orgId), eq(prompts.id, promptId)));
+}
+
+/** DocRouter's name for the organization's default prompt wherever a prompt_revid is expected. */
+export const DEFAULT_PROMPT_REVID = 'default';
+
+export const DEFAULT_PROMPT = Object.freeze({
+  name: 'Document Summary',
+  content:
+    'Summarize this document for someone deciding what to do with it. Answer with a JSON object with "document_type" (what kind of document it is, in a few words), "summary" (two to four sentences) and "key_facts" (an array of at most eight short strings: parties, dates, amounts, identifiers).',
+});
+
+/**
+ * The organization's default prompt (created on first use): it runs on every document after its
+ * text is ready, and `default` names its latest revision.
+ */
+export async function ensureDefaultPrompt(db: Db, orgId: string): Promise<PromptRevision> {
+  const existing = await defaultPromptId(db, orgId);
+  if (existing) return latestRevision(db, orgId, existing);
+  return db.transaction(async (tx) => {
+    // Two processes may get here at once; the partial unique index lets one row win.
+    const [taken] = await tx
+      .select({ id: prompts.id })
+      .from(prompts)
+      .where(and(fromOrg(orgId), eq(prompts.name, DEFAULT_PROMPT.name)));
+    const name = taken ? `${DEFAULT_PROMPT.name} (default)` : DEFAULT_PROMPT.name;
+    const id = newId();
+    const inserted = await tx
+      .insert(prompts)
+      .values({ id, orgId, name, isDefault: true })
+      .onConflictDoNothing()
+      .returning({ id: prompts.id });
+    if (inserted.length === 0) {
+      const winner = await defaultPromptId(tx, orgId);
+      if (!winner) throw conflict(`A prompt named "${name}" is in the way of the default prompt; rename it and try again.`);
+      return latestRevision(tx, orgId, winner);
+    }
+    const fields = { name, content: DEFAULT_PROMPT.content, schemaId: null, schemaVersion: null, model: null, tagIds: [] };
+    return addRevision(tx, id, fields, 'docagent');
+  });
+}
+
+async function defaultPromptId(db: Db, orgId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: prompts.id })
+    .from(prompts)
+    .where(and(fromOrg(orgId), eq(prompts.isDefault, true)));
+  return row?.id;
+}
+
+/** A prompt revision by id, `default` meaning the default prompt's latest. */
+export async function resolvePromptRevision(db: Db, orgId: string, promptRevid: string): Promise<PromptRevision> {
+  return promptRevid === DEFAULT_PROMPT_REVID ? ensureDefaultPrompt(db, orgId) : getPromptRevision(db, orgId, promptRevid);
+}
+
+/**
+ * The prompts that run on a document with these tags: the default prompt, then the latest
+ * revision of every prompt sharing a tag with it, oldest first.
+ */
+export async function promptsForDocument(db: Db, orgId: string, documentTagIds: string[]): Promise<PromptRevision[]> {
+  const defaultPrompt = await ensureDefaultPrompt(db, orgId);
+  if (documentTagIds.length === 0) return [defaultPrompt];
+  const tagged = await db
+    .select(columns)
+    .from(promptRevisions)
+    .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
+    .where(
+      and(
+        fromOrg(orgId),
+        isLatestPromptRevision,
+        eq(prompts.isDefault, false),
+        arrayOverlaps(promptRevisions.tagIds, documentTagIds),
+      ),
+    )
+    .orderBy(prompts.createdAt, prompts.id);
+  return [defaultPrompt, ...tagged];
 }

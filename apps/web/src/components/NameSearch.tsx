@@ -2,14 +2,16 @@ import { useEffect, useEffectEvent, useId, useState } from 'react';
 
 const debounceMs = 300;
 
-interface DocumentNameSearchProps {
+interface NameSearchProps {
+  /** What is searched, for screen readers: "Search documents by name". */
+  label: string;
   /** The search the list currently shows. */
   value: string;
   onSearch: (nameSearch: string) => void;
 }
 
 /** A name search that asks the server only once typing pauses. */
-export function DocumentNameSearch({ value, onSearch }: DocumentNameSearchProps) {
+export function NameSearch({ label, value, onSearch }: NameSearchProps) {
   const id = useId();
   const [draft, setDraft] = useState(value);
   const [shownValue, setShownValue] = useState(value);
@@ -35,7 +37,7 @@ export function DocumentNameSearch({ value, onSearch }: DocumentNameSearchProps)
   return (
     <div className="w-full max-w-xs">
       <label htmlFor={id} className="sr-only">
-        Search documents by name
+        {label}
       </label>
       <input
         id={id}

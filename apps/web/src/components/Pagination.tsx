@@ -1,19 +1,21 @@
-import { Button } from '../components/Button';
+import { Button } from './Button';
 
 interface PaginationProps {
+  /** What the pages are of, for screen readers: "Pages of documents". */
+  label: string;
   skip: number;
   pageSize: number;
-  /** Documents on the current page. */
+  /** Rows on the current page. */
   shown: number;
   total: number;
   onSkipChange: (skip: number) => void;
 }
 
-export function Pagination({ skip, pageSize, shown, total, onSkipChange }: PaginationProps) {
+export function Pagination({ label, skip, pageSize, shown, total, onSkipChange }: PaginationProps) {
   const first = shown === 0 ? 0 : skip + 1;
   const last = skip + shown;
   return (
-    <nav aria-label="Pages of documents" className="flex items-center justify-between gap-4 text-sm text-slate-600">
+    <nav aria-label={label} className="flex items-center justify-between gap-4 text-sm text-slate-600">
       <p>
         {first}–{last} of {total}
       </p>

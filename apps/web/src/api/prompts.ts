@@ -1,0 +1,97 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { deleteNoContent, getJson, postJson, putJson } from './client';
+import { type NameListParams, nameListSearch } from './pagedList';
+import { orgApiPath } from './queries';
+
+/** One version of a prompt. */
+export interface Prompt {
+  prompt_revid: string;
+  prompt_id: string;
+  prompt_version: number;
+  name: string;
+  content: string;
+  schema_id: string | null;
+  schema_version: number | null;
+  tag_ids: string[];
+  /** Null: the organization's default model. */
+  model: string | null;
+  created_at: string;
+  created_by: string;
+}
+
+export interface PromptList {
+  prompts: Prompt[];
+  total_count: number;
+  skip: number;
+}
+
+/** The body of a create or an edit. */
+export interface PromptFields {
+  name: string;
+  content: string;
+  schema_id: string | null;
+  /** Null with a schema: its latest version when saved. */
+  schema_version: number | null;
+  /** Null: the organization's default model. */
+  model: string | null;
+  tag_ids: string[];
+}
+
+function promptsQueryKey(orgId: string) {
+  return ['orgs', orgId, 'prompts'] as const;
+}
+
+function promptsPath(orgId: string): string {
+  return `${orgApiPath(orgId)}/prompts`;
+}
+
+function promptPath(orgId: string, promptId: string): string {
+  return `${promptsPath(orgId)}/${encodeURIComponent(promptId)}`;
+}
+
+/** One page of the latest version of each prompt. */
+export function usePromptsQuery(orgId: string, params: NameListParams) {
+  return useQuery({
+    queryKey: [...promptsQueryKey(orgId), 'page', params],
+    queryFn: () => getJson<PromptList>(`${promptsPath(orgId)}?${nameListSearch(params)}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Every version of a prompt, newest first. */
+export function usePromptVersionsQuery(orgId: string, promptId: string) {
+  return useQuery({
+    queryKey: [...promptsQueryKey(orgId), 'versions', promptId],
+    queryFn: () => getJson<PromptList>(`${promptPath(orgId, promptId)}/versions`),
+    select: ({ prompts }) => prompts,
+  });
+}
+
+/** Creates a prompt when promptId is null, else saves a new version of it (unchanged input returns the current one). */
+export function useSavePromptMutation(orgId: string, promptId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fields: PromptFields) =>
+      promptId === null
+        ? postJson<Prompt>(promptsPath(orgId), { body: fields })
+        : putJson<Prompt>(promptPath(orgId, promptId), { body: fields }),
+    // Returned so that saving stays pending until the lists and versions show the result.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: promptsQueryKey(orgId) }),
+  });
+}
+
+/** Whether a cached query is the versions of the given prompt. */
+const isVersionsOf =
+  (promptId: string) =>
+  ({ queryKey }: { queryKey: readonly unknown[] }) =>
+    queryKey[3] === 'versions' && queryKey[4] === promptId;
+
+export function useDeletePromptMutation(orgId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (promptId: string) => deleteNoContent(promptPath(orgId, promptId)),
+    // The deleted prompt's versions are gone: asking for them again, while its page is still open, would only fail.
+    onSuccess: (_, promptId) =>
+      queryClient.invalidateQueries({ queryKey: promptsQueryKey(orgId), predicate: (query) => !isVersionsOf(promptId)(query) }),
+  });
+}

@@ -1,0 +1,136 @@
+import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
+import type { Db } from '../db/database.ts';
+import { getDocumentPages } from '../documents/document-text.ts';
+import { DomainError, invalidInput } from '../errors.ts';
+import { callLlm, type LlmCallContext } from '../llm/llm-call.ts';
+import type { ModelRegistry } from '../llm/model-registry.ts';
+import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
+import type { ResponseFormat, SchemaProblem } from '../schemas/schema-validation.ts';
+import { type ExtractionResult, findExtractionResult, saveExtractionResult } from './extraction-results.ts';
+import { checkValue, schemaOfPrompt } from './result-check.ts';
+
+export interface ExtractionServices {
+  db: Db;
+  llm: ModelRegistry;
+}
+
+/** About 100k tokens: beyond it most models refuse or forget; split the document instead. */
+export const MAX_EXTRACTION_CHARS = 400_000;
+
+/** The model answered twice without satisfying the schema: retrying will not help. */
+export class ExtractionAnswerError extends DomainError {
+  readonly problems: SchemaProblem[];
+  constructor(message: string, problems: SchemaProblem[]) {
+    super('upstream_failed', message);
+    this.problems = problems;
+  }
+}
+
+const SYSTEM = [
+  'You extract information from documents into JSON.',
+  "Use only what the document's text says; where it does not say, use null if the schema allows it, otherwise an empty value.",
+  'Copy names, numbers, dates and identifiers exactly as written.',
+].join(' ');
+
+const describeProblems = (problems: SchemaProblem[]) =>
+  problems
+    .slice(0, 20)
+    .map((p) => `${p.path || '(root)'}: ${p.message}`)
+    .join('; ');
+
+/**
+ * Runs a prompt revision on a document's text and stores the answer. Without `force` a stored
+ * result of that revision is returned as it is. The answer must be a JSON object satisfying the
+ * prompt's schema; when it is not, the model is asked once more with what was wrong.
+ */
+export async function runExtraction(
+  services: ExtractionServices,
+  orgId: string,
+  documentId: string,
+  promptRevid: string,
+  options: { force?: boolean } = {},
+): Promise<{ result: ExtractionResult; reused: boolean }> {
+  const { db } = services;
+  const prompt = await resolvePromptRevision(db, orgId, promptRevid);
+  if (!options.force) {
+    const stored = await findExtractionResult(db, orgId, documentId, prompt.promptRevid);
+    if (stored) return { result: stored, reused: true };
+  }
+  const { document, pages } = await getDocumentPages(db, orgId, documentId);
+  const text = pages.map((p) => p.text).join('\n\n');
+  if (text.length > MAX_EXTRACTION_CHARS) {
+    throw invalidInput(
+      `Document ${documentId} has ${text.length} characters of text; extraction takes at most ${MAX_EXTRACTION_CHARS}. Split the document and upload the parts.`,
+    );
+  }
+  const schema = await schemaOfPrompt(db, orgId, prompt);
+  const messages: ModelMessage[] = [{ role: 'user', content: userMessage(prompt, document.name, pages.length, text) }];
+  const request = { orgId, model: prompt.model, operation: 'extraction', documentId };
+
+  const first = await callLlm(services.llm, request, (context) => ask(context, schema, messages));
+  let answer = first.value;
+  if (!answer.valid) {
+    messages.push(
+      { role: 'assistant', content: answer.text || '(no answer)' },
+      {
+        role: 'user',
+        content: `That answer cannot be stored: ${describeProblems(answer.errors)}. Answer again with only the JSON object, satisfying the schema.`,
+      },
+    );
+    answer = (await callLlm(services.llm, { ...request, model: first.model.id }, (context) => ask(context, schema, messages)))
+      .value;
+  }
+  if (!answer.valid) {
+    throw new ExtractionAnswerError(
+      `The model's answer to "${prompt.name}" failed twice: ${describeProblems(answer.errors)}.`,
+      answer.errors,
+    );
+  }
+  const result = await saveExtractionResult(db, orgId, documentId, prompt, first.model.id, answer.value);
+  return { result, reused: false };
+}
+
+function userMessage(prompt: PromptRevision, documentName: string, pageCount: number, text: string): string {
+  return [
+    prompt.content,
+    '',
+    `The document "${documentName}" (${pageCount} page${pageCount === 1 ? '' : 's'}) follows between <document> tags.`,
+    '<document>',
+    text,
+    '</document>',
+  ].join('\n');
+}
+
+type Answer =
+  | { valid: true; value: Record<string, unknown>; text: string }
+  | { valid: false; errors: SchemaProblem[]; text: string };
+
+/** One model call: structured output from the schema (the provider's native mode where it has one), JSON otherwise. */
+async function ask(context: LlmCallContext, schema: ResponseFormat | undefined, messages: ModelMessage[]) {
+  const output = schema
+    ? Output.object({ schema: jsonSchema(schema.json_schema.schema), name: schema.json_schema.name })
+    : Output.json({ name: 'answer' });
+  try {
+    const result = await generateText({
+      model: context.model,
+      system: SYSTEM,
+      messages,
+      output,
+      maxRetries: context.maxRetries,
+      timeout: context.timeoutMs,
+    });
+    const check = checkValue(schema, result.output);
+    const answer: Answer = check.valid
+      ? { valid: true, value: check.value, text: result.text }
+      : { valid: false, errors: check.errors, text: result.text };
+    return { value: answer, usage: result.usage };
+  } catch (error) {
+    if (!NoObjectGeneratedError.isInstance(error)) throw error;
+    const answer: Answer = {
+      valid: false,
+      errors: [{ path: '', message: `is not valid JSON (${error.cause instanceof Error ? error.cause.message : 'unparsable'})` }],
+      text: error.text ?? '',
+    };
+    return { value: answer, usage: error.usage };
+  }
+}

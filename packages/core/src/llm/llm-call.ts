@@ -1,0 +1,102 @@
+import { APICallError, type LanguageModel, type LanguageModelUsage, RetryError } from 'ai';
+import { isDomainError, upstreamFailed } from '../errors.ts';
+import type { ModelRef } from './model-ids.ts';
+import type { ModelRegistry } from './model-registry.ts';
+import { assertWithinUsageLimit, recordUsage, type TokenUsage, tokenUsage } from './usage.ts';
+
+export interface LlmCallRequest {
+  orgId: string;
+  /** Any accepted spelling; absent: the organization's default model. */
+  model?: string | null;
+  /** What the call is for, as recorded in the usage ledger (e.g. "extraction", "agent"). */
+  operation: string;
+  documentId?: string;
+}
+
+/** What a call gets to talk to the model with; pass maxRetries and timeout on to the AI SDK. */
+export interface LlmCallContext {
+  model: LanguageModel;
+  ref: ModelRef;
+  maxRetries: number;
+  timeoutMs: number;
+}
+
+export interface LlmCallOutcome<T> {
+  value: T;
+  usage: LanguageModelUsage | undefined;
+}
+
+export interface LlmCallResult<T> {
+  value: T;
+  model: ModelRef;
+  usage: TokenUsage;
+  costUsd: number | null;
+}
+
+/**
+ * Every LLM call of the product goes through here: the organization's usage limit is checked
+ * before anything is sent, the model is resolved, and the tokens spent are recorded after,
+ * also when the call failed after the provider had already answered.
+ */
+export async function callLlm<T>(
+  registry: ModelRegistry,
+  request: LlmCallRequest,
+  run: (context: LlmCallContext) => Promise<LlmCallOutcome<T>>,
+): Promise<LlmCallResult<T>> {
+  await assertWithinUsageLimit(registry.db, request.orgId);
+  const { ref, model } = await registry.resolve(request.orgId, request.model);
+  const record = (usage: LanguageModelUsage | undefined) =>
+    recordUsage(registry.db, {
+      orgId: request.orgId,
+      model: ref,
+      operation: request.operation,
+      documentId: request.documentId,
+      usage: tokenUsage(usage),
+    });
+  let outcome: LlmCallOutcome<T>;
+  try {
+    outcome = await run({ model, ref, maxRetries: registry.options.maxRetries, timeoutMs: registry.options.timeoutMs });
+  } catch (error) {
+    const usage = (error as { usage?: LanguageModelUsage }).usage;
+    if (usage) await record(usage);
+    throw isDomainError(error) ? error : describeProviderFailure(ref, error);
+  }
+  const costUsd = await record(outcome.usage);
+  return { value: outcome.value, model: ref, usage: tokenUsage(outcome.usage), costUsd };
+}
+
+/** Turns what the AI SDK threw into a message that says what happened and what to do. */
+export function describeProviderFailure(ref: ModelRef, error: unknown) {
+  const retried = RetryError.isInstance(error) ? error.errors.length : 1;
+  const last = RetryError.isInstance(error) ? error.lastError : error;
+  const attempts = retried > 1 ? ` after ${retried} attempts` : '';
+  if (APICallError.isInstance(last)) {
+    const status = last.statusCode;
+    const said = providerMessage(last) ?? last.message;
+    if (status === 401 || status === 403) {
+      return upstreamFailed(`${ref.id}: the provider refused the credentials (${status}: ${said}). Check the API key.`, error);
+    }
+    if (status === 404) {
+      return upstreamFailed(`${ref.id}: the provider does not know this model (404: ${said}). Pick another model.`, error);
+    }
+    if (status === 429) {
+      return upstreamFailed(`${ref.id}: the provider is rate limiting us (429${attempts}: ${said}). Try again later.`, error);
+    }
+    return upstreamFailed(`${ref.id}: the provider failed${status ? ` (${status}${attempts})` : attempts}: ${said}`, error);
+  }
+  const message = last instanceof Error ? last.message : String(last);
+  if (last instanceof Error && (last.name === 'TimeoutError' || last.name === 'AbortError')) {
+    return upstreamFailed(
+      `${ref.id}: the provider did not answer in time${attempts}. Try again, or raise LLM_TIMEOUT_SECONDS.`,
+      error,
+    );
+  }
+  return upstreamFailed(`${ref.id}: the call failed${attempts}: ${message}`, error);
+}
+
+function providerMessage(error: APICallError): string | undefined {
+  const data = error.data as { error?: { message?: unknown } | string; message?: unknown } | undefined;
+  const nested = typeof data?.error === 'object' ? data.error.message : data?.error;
+  const text = nested ?? data?.message;
+  return typeof text === 'string' ? text.slice(0, 500) : undefined;
+}

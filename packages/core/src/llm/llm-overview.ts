@@ -1,0 +1,75 @@
+import type { OrgAccess } from '../identity/access.ts';
+import {
+  getOrgLlmSettings,
+  type OrgLlmSettings,
+  type ProviderChange,
+  setOrgProvider,
+  updateOrgLlmSettings,
+} from './llm-settings.ts';
+import { PROVIDER_NAMES, PROVIDERS, type ProviderName } from './model-catalog.ts';
+import type { ModelRegistry } from './model-registry.ts';
+import { spentThisMonth } from './usage.ts';
+
+export interface ProviderOverview {
+  name: ProviderName;
+  label: string;
+  configured: boolean;
+  keySource: 'organization' | 'environment' | 'none';
+  apiKeyPreview: string | undefined;
+  baseUrl: string | undefined;
+  apiKeyEnv: string | undefined;
+  baseUrlEnv: string;
+}
+
+/** Everything the model settings page shows: providers, the models they give, choices and spend. */
+export interface LlmOverview extends OrgLlmSettings {
+  providers: ProviderOverview[];
+  /** Every model of the configured providers. */
+  availableModels: string[];
+  enabledModelsResolved: string[];
+  defaultModelResolved: string | undefined;
+  spentThisMonthUsd: number;
+  /** Whether organizations' keys can be stored (a server secret is set). */
+  canStoreKeys: boolean;
+}
+
+export async function describeLlmSettings(registry: ModelRegistry, orgId: string): Promise<LlmOverview> {
+  const [configured, settings, enabled, defaultModel, spent] = await Promise.all([
+    registry.providers(orgId),
+    getOrgLlmSettings(registry.db, orgId),
+    registry.models(orgId),
+    registry.defaultModel(orgId),
+    spentThisMonth(registry.db, orgId),
+  ]);
+  return {
+    ...settings,
+    providers: PROVIDER_NAMES.map((name) => {
+      const found = configured.find((p) => p.name === name);
+      return {
+        name,
+        label: PROVIDERS[name].label,
+        configured: found !== undefined,
+        keySource: found?.keySource ?? 'none',
+        apiKeyPreview: found?.apiKeyPreview,
+        baseUrl: found?.baseUrl,
+        apiKeyEnv: PROVIDERS[name].apiKeyEnv,
+        baseUrlEnv: PROVIDERS[name].baseUrlEnv,
+      };
+    }),
+    availableModels: configured.flatMap((p) => p.models),
+    enabledModelsResolved: enabled,
+    defaultModelResolved: defaultModel,
+    spentThisMonthUsd: spent,
+    canStoreKeys: registry.options.secretBox !== undefined,
+  };
+}
+
+export async function changeLlmSettings(registry: ModelRegistry, access: OrgAccess, change: Partial<OrgLlmSettings>) {
+  await updateOrgLlmSettings(registry.db, access, change);
+  return describeLlmSettings(registry, access.orgId);
+}
+
+export async function changeLlmProvider(registry: ModelRegistry, access: OrgAccess, provider: string, change: ProviderChange) {
+  await setOrgProvider(registry.db, registry.options.secretBox, access, provider, change);
+  return describeLlmSettings(registry, access.orgId);
+}

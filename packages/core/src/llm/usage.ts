@@ -1,0 +1,118 @@
+import type { LanguageModelUsage } from 'ai';
+import { and, eq, gte, sql, sum } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { usageLedger } from '../db/schema.ts';
+import { usageLimitReached } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { getOrgLlmSettings } from './llm-settings.ts';
+import { MODEL_PRICES, PROVIDERS } from './model-catalog.ts';
+import type { ModelRef } from './model-ids.ts';
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens read from the provider's prompt cache (part of inputTokens). */
+  cachedTokens: number;
+  /** Output tokens spent on reasoning (part of outputTokens). */
+  reasoningTokens: number;
+}
+
+export const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0 });
+
+export function tokenUsage(usage: LanguageModelUsage | undefined): TokenUsage {
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    cachedTokens: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
+    reasoningTokens: usage?.outputTokenDetails?.reasoningTokens ?? 0,
+  };
+}
+
+export const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  cachedTokens: a.cachedTokens + b.cachedTokens,
+  reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+});
+
+/** USD from the price table; null when the model has no price (local endpoints cost 0). */
+export function estimateCost(model: ModelRef, usage: TokenUsage): number | null {
+  if (PROVIDERS[model.provider].local) return 0;
+  const price = MODEL_PRICES[model.id];
+  if (!price) return null;
+  const cached = Math.min(usage.cachedTokens, usage.inputTokens);
+  const cost =
+    (usage.inputTokens - cached) * price.input + cached * (price.cachedInput ?? price.input) + usage.outputTokens * price.output;
+  return cost / 1_000_000;
+}
+
+const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+
+/** Estimated spend of the organization since the start of this calendar month (UTC). */
+export async function spentThisMonth(db: Db, orgId: string, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ total: sum(usageLedger.costUsd).mapWith(Number) })
+    .from(usageLedger)
+    .where(and(eq(usageLedger.orgId, orgId), gte(usageLedger.createdAt, monthStart(now))));
+  return row?.total ?? 0;
+}
+
+/** Refuses a call before it is made once the organization's monthly limit is spent. */
+export async function assertWithinUsageLimit(db: Db, orgId: string): Promise<void> {
+  const { monthlyLimitUsd } = await getOrgLlmSettings(db, orgId);
+  if (monthlyLimitUsd == null) return;
+  const spent = await spentThisMonth(db, orgId);
+  if (spent >= monthlyLimitUsd) {
+    throw usageLimitReached(
+      `This organization's LLM usage limit of $${monthlyLimitUsd.toFixed(2)} a month is reached ($${spent.toFixed(2)} spent since the 1st). An admin can raise it in Settings → Models; nothing was sent to the model.`,
+    );
+  }
+}
+
+export interface UsageRecord {
+  orgId: string;
+  model: ModelRef;
+  operation: string;
+  documentId?: string;
+  usage: TokenUsage;
+}
+
+export async function recordUsage(db: Db, record: UsageRecord): Promise<number | null> {
+  const costUsd = estimateCost(record.model, record.usage);
+  await db.insert(usageLedger).values({
+    id: newId(),
+    orgId: record.orgId,
+    model: record.model.id,
+    operation: record.operation,
+    documentId: record.documentId ?? null,
+    ...record.usage,
+    costUsd,
+  });
+  return costUsd;
+}
+
+export interface UsageSummaryRow {
+  model: string;
+  operation: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** This month's usage per model and operation. */
+export async function usageThisMonth(db: Db, orgId: string, now = new Date()): Promise<UsageSummaryRow[]> {
+  return db
+    .select({
+      model: usageLedger.model,
+      operation: usageLedger.operation,
+      calls: sql<number>`count(*)::int`,
+      inputTokens: sql<number>`coalesce(sum(${usageLedger.inputTokens}), 0)::int`,
+      outputTokens: sql<number>`coalesce(sum(${usageLedger.outputTokens}), 0)::int`,
+      costUsd: sql<number>`coalesce(sum(${usageLedger.costUsd}), 0)::float8`,
+    })
+    .from(usageLedger)
+    .where(and(eq(usageLedger.orgId, orgId), gte(usageLedger.createdAt, monthStart(now))))
+    .groupBy(usageLedger.model, usageLedger.operation)
+    .orderBy(usageLedger.model, usageLedger.operation);
+}

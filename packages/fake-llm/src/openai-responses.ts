@@ -1,0 +1,197 @@
+/**
+ * OpenAI Responses API (POST /v1/responses), as parsed by @ai-sdk/openai@4 (`openaiResponsesResponseSchema`,
+ * `openaiResponsesChunkSchema`).
+ */
+import {
+  type FakeUsage,
+  type JsonBody,
+  nowSeconds,
+  type RenderInput,
+  randomId,
+  type SseEvent,
+  splitIntoChunks,
+} from './script.ts';
+
+function usageJson(usage: FakeUsage) {
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+interface OutputItemPlan {
+  kind: 'reasoning' | 'message' | 'function_call';
+  id: string;
+  /** reasoning summary text, message text or function-call arguments */
+  content: string;
+  callId?: string;
+  name?: string;
+}
+
+function planOutput(input: RenderInput): OutputItemPlan[] {
+  const items: OutputItemPlan[] = [];
+  if (input.reply.reasoning) items.push({ kind: 'reasoning', id: randomId('rs_'), content: input.reply.reasoning.text });
+  if (input.text !== undefined) items.push({ kind: 'message', id: randomId('msg_'), content: input.text });
+  for (const call of input.toolCalls) {
+    items.push({ kind: 'function_call', id: randomId('fc_'), content: call.arguments, callId: call.id, name: call.name });
+  }
+  return items;
+}
+
+function outputTextPart(text: string) {
+  return { type: 'output_text', annotations: [], logprobs: [], text };
+}
+
+function completedItem(item: OutputItemPlan) {
+  switch (item.kind) {
+    case 'reasoning':
+      return { id: item.id, type: 'reasoning', summary: [{ type: 'summary_text', text: item.content }] };
+    case 'message':
+      return { id: item.id, type: 'message', status: 'completed', content: [outputTextPart(item.content)], role: 'assistant' };
+    case 'function_call':
+      return {
+        id: item.id,
+        type: 'function_call',
+        status: 'completed',
+        arguments: item.content,
+        call_id: item.callId,
+        name: item.name,
+      };
+  }
+}
+
+function responseObject(
+  input: RenderInput,
+  body: JsonBody,
+  id: string,
+  createdAt: number,
+  status: string,
+  output: unknown[],
+  usage: unknown,
+) {
+  return {
+    id,
+    object: 'response',
+    created_at: createdAt,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body?.instructions ?? null,
+    max_output_tokens: body?.max_output_tokens ?? null,
+    model: input.model,
+    output,
+    parallel_tool_calls: body?.parallel_tool_calls ?? true,
+    previous_response_id: body?.previous_response_id ?? null,
+    reasoning: { effort: body?.reasoning?.effort ?? null, summary: body?.reasoning?.summary ?? null },
+    service_tier: 'default',
+    store: body?.store ?? true,
+    temperature: body?.temperature ?? 1,
+    text: body?.text ?? { format: { type: 'text' } },
+    tool_choice: body?.tool_choice ?? 'auto',
+    tools: Array.isArray(body?.tools) ? body.tools : [],
+    top_p: body?.top_p ?? 1,
+    truncation: 'disabled',
+    usage,
+    user: null,
+    metadata: {},
+  };
+}
+
+export function responsesJson(input: RenderInput, body: JsonBody): unknown {
+  const items = planOutput(input);
+  return responseObject(
+    input,
+    body,
+    randomId('resp_'),
+    nowSeconds(),
+    'completed',
+    items.map(completedItem),
+    usageJson(input.usage),
+  );
+}
+
+export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] {
+  const items = planOutput(input);
+  const id = randomId('resp_');
+  const createdAt = nowSeconds();
+  const events: SseEvent[] = [];
+  const push = (type: string, fields: Record<string, unknown>) => {
+    events.push({ event: type, data: { type, sequence_number: events.length, ...fields } });
+  };
+  push('response.created', { response: responseObject(input, body, id, createdAt, 'in_progress', [], null) });
+  push('response.in_progress', { response: responseObject(input, body, id, createdAt, 'in_progress', [], null) });
+  items.forEach((item, outputIndex) => {
+    const base = { item_id: item.id, output_index: outputIndex };
+    switch (item.kind) {
+      case 'reasoning': {
+        push('response.output_item.added', { output_index: outputIndex, item: { id: item.id, type: 'reasoning', summary: [] } });
+        push('response.reasoning_summary_part.added', { ...base, summary_index: 0, part: { type: 'summary_text', text: '' } });
+        for (const delta of splitIntoChunks(item.content)) {
+          push('response.reasoning_summary_text.delta', { ...base, summary_index: 0, delta });
+        }
+        push('response.reasoning_summary_text.done', { ...base, summary_index: 0, text: item.content });
+        push('response.reasoning_summary_part.done', {
+          ...base,
+          summary_index: 0,
+          part: { type: 'summary_text', text: item.content },
+        });
+        break;
+      }
+      case 'message': {
+        push('response.output_item.added', {
+          output_index: outputIndex,
+          item: { id: item.id, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+        });
+        push('response.content_part.added', { ...base, content_index: 0, part: outputTextPart('') });
+        for (const delta of splitIntoChunks(item.content)) {
+          push('response.output_text.delta', { ...base, content_index: 0, delta, logprobs: [] });
+        }
+        push('response.output_text.done', { ...base, content_index: 0, text: item.content, logprobs: [] });
+        push('response.content_part.done', { ...base, content_index: 0, part: outputTextPart(item.content) });
+        break;
+      }
+      case 'function_call': {
+        push('response.output_item.added', {
+          output_index: outputIndex,
+          item: {
+            id: item.id,
+            type: 'function_call',
+            status: 'in_progress',
+            arguments: '',
+            call_id: item.callId,
+            name: item.name,
+          },
+        });
+        for (const delta of splitIntoChunks(item.content)) push('response.function_call_arguments.delta', { ...base, delta });
+        push('response.function_call_arguments.done', { ...base, arguments: item.content });
+        break;
+      }
+    }
+    push('response.output_item.done', { output_index: outputIndex, item: completedItem(item) });
+  });
+  push('response.completed', {
+    response: responseObject(input, body, id, createdAt, 'completed', items.map(completedItem), usageJson(input.usage)),
+  });
+  return events;
+}
+
+const openAiErrorTypes: Record<number, { type: string; code: string | null }> = {
+  400: { type: 'invalid_request_error', code: null },
+  401: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  403: { type: 'invalid_request_error', code: 'unsupported_country_region_territory' },
+  404: { type: 'invalid_request_error', code: 'model_not_found' },
+  413: { type: 'invalid_request_error', code: 'request_too_large' },
+  429: { type: 'requests', code: 'rate_limit_exceeded' },
+};
+
+/** OpenAI's error body (`{ error: { message, type, param, code } }`), shared by the Responses and Chat Completions APIs. */
+export function openAiErrorBody(status: number, message: string): unknown {
+  const known =
+    openAiErrorTypes[status] ??
+    (status >= 500 ? { type: 'server_error', code: null } : { type: 'invalid_request_error', code: null });
+  return { error: { message, type: known.type, param: null, code: known.code } };
+}
