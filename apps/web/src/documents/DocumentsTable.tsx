@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
+import { DataTable } from '../components/DataTable';
 import { documentPagePath } from '../layout/orgPaths';
 import { formatDateTime } from '../lib/format';
 import { DocumentStateBadge } from './DocumentStateBadge';
@@ -20,67 +21,51 @@ interface DocumentsTableProps {
 
 export function DocumentsTable({ orgId, documents, onTagSelect, onDelete, deletingId }: DocumentsTableProps) {
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="px-4 py-2">
-                {column}
-              </th>
-            ))}
-            <th scope="col" className="px-4 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 text-slate-700">
-          {documents.map((document) => (
-            <tr key={document.id} className="align-top">
-              <td className="max-w-72 px-4 py-2.5">
-                <Link
-                  to={documentPagePath(orgId, document.id)}
-                  className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"
-                >
-                  {document.document_name}
-                </Link>
-              </td>
-              <td className="px-4 py-2.5" title={document.type}>
-                {kindLabels[document.kind]}
-              </td>
-              <td className="px-4 py-2.5">
-                <DocumentStateBadge state={document.state} error={document.state_error} />
-              </td>
-              <td className="px-4 py-2.5">
-                {document.tag_ids.length === 0 ? (
-                  <span className="text-slate-400">—</span>
-                ) : (
-                  <div className="flex max-w-56 flex-wrap gap-1">
-                    {document.tag_ids.map((tagId) => (
-                      <TagChip key={tagId} tagId={tagId} onSelect={onTagSelect} />
-                    ))}
-                  </div>
-                )}
-              </td>
-              <td className="px-4 py-2.5 whitespace-nowrap">
-                <time dateTime={document.upload_date}>{formatDateTime(document.upload_date)}</time>
-              </td>
-              <td className="px-4 py-2.5 tabular-nums">{document.page_count ?? '—'}</td>
-              <td className="px-4 py-2.5 text-right">
-                <Button
-                  variant="danger"
-                  className="px-2.5 py-1 text-xs"
-                  aria-label={`Delete ${document.document_name}`}
-                  disabled={deletingId === document.id}
-                  onClick={() => onDelete(document)}
-                >
-                  Delete
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={COLUMNS}>
+      {documents.map((document) => (
+        <tr key={document.id} className="align-top">
+          <td className="max-w-72 px-4 py-2.5">
+            <Link
+              to={documentPagePath(orgId, document.id)}
+              className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"
+            >
+              {document.document_name}
+            </Link>
+          </td>
+          <td className="px-4 py-2.5" title={document.type}>
+            {kindLabels[document.kind]}
+          </td>
+          <td className="px-4 py-2.5">
+            <DocumentStateBadge state={document.state} error={document.state_error} />
+          </td>
+          <td className="px-4 py-2.5">
+            {document.tag_ids.length === 0 ? (
+              <span className="text-slate-400">—</span>
+            ) : (
+              <div className="flex max-w-56 flex-wrap gap-1">
+                {document.tag_ids.map((tagId) => (
+                  <TagChip key={tagId} tagId={tagId} onSelect={onTagSelect} />
+                ))}
+              </div>
+            )}
+          </td>
+          <td className="px-4 py-2.5 whitespace-nowrap">
+            <time dateTime={document.upload_date}>{formatDateTime(document.upload_date)}</time>
+          </td>
+          <td className="px-4 py-2.5 tabular-nums">{document.page_count ?? '—'}</td>
+          <td className="px-4 py-2.5 text-right">
+            <Button
+              variant="danger"
+              className="px-2.5 py-1 text-xs"
+              aria-label={`Delete ${document.document_name}`}
+              disabled={deletingId === document.id}
+              onClick={() => onDelete(document)}
+            >
+              Delete
+            </Button>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

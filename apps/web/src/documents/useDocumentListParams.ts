@@ -1,10 +1,6 @@
 import { useSearchParams } from 'react-router';
 import type { DocumentListParams } from '../api/documents';
-
-function parseSkip(value: string | null): number {
-  const skip = Number.parseInt(value ?? '', 10);
-  return Number.isFinite(skip) && skip > 0 ? skip : 0;
-}
+import { parseSkip } from '../lib/useNameListParams';
 
 /**
  * The page, name search and tag filter of the documents list, kept in the URL so that a

@@ -1,7 +1,8 @@
 import { useSearchParams } from 'react-router';
 import type { NameListParams } from '../api/pagedList';
 
-function parseSkip(value: string | null): number {
+/** A list offset from the URL; anything but a positive integer is the first page. */
+export function parseSkip(value: string | null): number {
   const skip = Number.parseInt(value ?? '', 10);
   return Number.isFinite(skip) && skip > 0 ? skip : 0;
 }

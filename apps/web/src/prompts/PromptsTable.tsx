@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Prompt } from '../api/prompts';
 import { Button } from '../components/Button';
+import { DataTable } from '../components/DataTable';
 import { promptPagePath } from '../layout/orgPaths';
 import { formatDateTime } from '../lib/format';
 import { ModelLabel } from './ModelLabel';
@@ -20,59 +21,43 @@ interface PromptsTableProps {
 
 export function PromptsTable({ orgId, prompts, onDelete, deletingId }: PromptsTableProps) {
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="px-4 py-2">
-                {column}
-              </th>
-            ))}
-            <th scope="col" className="px-4 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 text-slate-700">
-          {prompts.map((prompt) => (
-            <tr key={prompt.prompt_id} className="align-top">
-              <td className="max-w-72 px-4 py-2.5">
-                <Link
-                  to={promptPagePath(orgId, prompt.prompt_id)}
-                  className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"
-                >
-                  {prompt.name}
-                </Link>
-              </td>
-              <td className="px-4 py-2.5 tabular-nums">{prompt.prompt_version}</td>
-              <td className="px-4 py-2.5">
-                <SchemaLabel orgId={orgId} prompt={prompt} />
-              </td>
-              <td className="px-4 py-2.5">
-                <ModelLabel model={prompt.model} />
-              </td>
-              <td className="px-4 py-2.5">
-                <TagLabels orgId={orgId} tagIds={prompt.tag_ids} />
-              </td>
-              <td className="px-4 py-2.5 whitespace-nowrap">
-                <time dateTime={prompt.created_at}>{formatDateTime(prompt.created_at)}</time>
-              </td>
-              <td className="px-4 py-2.5 text-right">
-                <Button
-                  variant="danger"
-                  className="px-2.5 py-1 text-xs"
-                  aria-label={`Delete prompt ${prompt.name}`}
-                  disabled={deletingId === prompt.prompt_id}
-                  onClick={() => onDelete(prompt)}
-                >
-                  Delete
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={COLUMNS}>
+      {prompts.map((prompt) => (
+        <tr key={prompt.prompt_id} className="align-top">
+          <td className="max-w-72 px-4 py-2.5">
+            <Link
+              to={promptPagePath(orgId, prompt.prompt_id)}
+              className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"
+            >
+              {prompt.name}
+            </Link>
+          </td>
+          <td className="px-4 py-2.5 tabular-nums">{prompt.prompt_version}</td>
+          <td className="px-4 py-2.5">
+            <SchemaLabel orgId={orgId} prompt={prompt} />
+          </td>
+          <td className="px-4 py-2.5">
+            <ModelLabel model={prompt.model} />
+          </td>
+          <td className="px-4 py-2.5">
+            <TagLabels orgId={orgId} tagIds={prompt.tag_ids} />
+          </td>
+          <td className="px-4 py-2.5 whitespace-nowrap">
+            <time dateTime={prompt.created_at}>{formatDateTime(prompt.created_at)}</time>
+          </td>
+          <td className="px-4 py-2.5 text-right">
+            <Button
+              variant="danger"
+              className="px-2.5 py-1 text-xs"
+              aria-label={`Delete prompt ${prompt.name}`}
+              disabled={deletingId === prompt.prompt_id}
+              onClick={() => onDelete(prompt)}
+            >
+              Delete
+            </Button>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

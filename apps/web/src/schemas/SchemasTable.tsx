@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { fieldCount, type Schema } from '../api/schemas';
 import { Button } from '../components/Button';
+import { DataTable } from '../components/DataTable';
 import { schemaPagePath } from '../layout/orgPaths';
 import { formatDateTime } from '../lib/format';
 
@@ -17,51 +18,35 @@ interface SchemasTableProps {
 
 export function SchemasTable({ orgId, schemas, onDelete, deletingId }: SchemasTableProps) {
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="px-4 py-2">
-                {column}
-              </th>
-            ))}
-            <th scope="col" className="px-4 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 text-slate-700">
-          {schemas.map((schema) => (
-            <tr key={schema.schema_id} className="align-top">
-              <td className="max-w-72 px-4 py-2.5">
-                <Link
-                  to={schemaPagePath(orgId, schema.schema_id)}
-                  className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"
-                >
-                  {schema.name}
-                </Link>
-              </td>
-              <td className="px-4 py-2.5 tabular-nums">{schema.schema_version}</td>
-              <td className="px-4 py-2.5 tabular-nums">{fieldCount(schema)}</td>
-              <td className="px-4 py-2.5 whitespace-nowrap">
-                <time dateTime={schema.created_at}>{formatDateTime(schema.created_at)}</time>
-              </td>
-              <td className="px-4 py-2.5 text-right">
-                <Button
-                  variant="danger"
-                  className="px-2.5 py-1 text-xs"
-                  aria-label={`Delete schema ${schema.name}`}
-                  disabled={deletingId === schema.schema_id}
-                  onClick={() => onDelete(schema)}
-                >
-                  Delete
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={COLUMNS}>
+      {schemas.map((schema) => (
+        <tr key={schema.schema_id} className="align-top">
+          <td className="max-w-72 px-4 py-2.5">
+            <Link
+              to={schemaPagePath(orgId, schema.schema_id)}
+              className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"
+            >
+              {schema.name}
+            </Link>
+          </td>
+          <td className="px-4 py-2.5 tabular-nums">{schema.schema_version}</td>
+          <td className="px-4 py-2.5 tabular-nums">{fieldCount(schema)}</td>
+          <td className="px-4 py-2.5 whitespace-nowrap">
+            <time dateTime={schema.created_at}>{formatDateTime(schema.created_at)}</time>
+          </td>
+          <td className="px-4 py-2.5 text-right">
+            <Button
+              variant="danger"
+              className="px-2.5 py-1 text-xs"
+              aria-label={`Delete schema ${schema.name}`}
+              disabled={deletingId === schema.schema_id}
+              onClick={() => onDelete(schema)}
+            >
+              Delete
+            </Button>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

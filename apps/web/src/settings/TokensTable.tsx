@@ -1,6 +1,7 @@
 import { useRevokeTokenMutation, useTokensQuery } from '../api/queries';
 import type { ApiToken } from '../api/types';
 import { Button } from '../components/Button';
+import { DataTable } from '../components/DataTable';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { formatDateTime } from '../lib/format';
@@ -47,58 +48,42 @@ export function TokensTable({ orgId }: { orgId: string }) {
       )}
       {revokeToken.isError && <ErrorAlert title="Could not revoke the token" error={revokeToken.error} />}
       {tokensQuery.data && (
-        <div className="overflow-x-auto rounded-md border border-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
-              <tr>
-                {COLUMNS.map((column) => (
-                  <th key={column} scope="col" className="px-4 py-2">
-                    {column}
-                  </th>
-                ))}
-                <th scope="col" className="px-4 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 text-slate-700">
-              {tokensQuery.data.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="px-4 py-6 text-center text-slate-500">
-                    No API tokens yet. Create one above to use the API.
-                  </td>
-                </tr>
-              )}
-              {tokensQuery.data.map((token) => (
-                <tr key={token.id}>
-                  <td className="px-4 py-2 font-medium text-slate-900">{token.name}</td>
-                  <td className="px-4 py-2 font-mono text-xs">{token.prefix}</td>
-                  <td className="px-4 py-2">{token.created_by?.email ?? '—'}</td>
-                  <td className="px-4 py-2 whitespace-nowrap">
-                    <DateCell iso={token.created_at} />
-                  </td>
-                  <td className="px-4 py-2 whitespace-nowrap">
-                    {token.last_used_at === null ? 'Never' : <DateCell iso={token.last_used_at} />}
-                  </td>
-                  <td className="px-4 py-2">
-                    <StatusBadge token={token} />
-                  </td>
-                  <td className="px-4 py-2 text-right">
-                    {token.revoked_at === null && (
-                      <Button
-                        variant="danger"
-                        disabled={revokeToken.isPending && revokeToken.variables === token.id}
-                        onClick={() => revoke(token)}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={COLUMNS}>
+          {tokensQuery.data.length === 0 && (
+            <tr>
+              <td colSpan={7} className="px-4 py-6 text-center text-slate-500">
+                No API tokens yet. Create one above to use the API.
+              </td>
+            </tr>
+          )}
+          {tokensQuery.data.map((token) => (
+            <tr key={token.id}>
+              <td className="px-4 py-2 font-medium text-slate-900">{token.name}</td>
+              <td className="px-4 py-2 font-mono text-xs">{token.prefix}</td>
+              <td className="px-4 py-2">{token.created_by?.email ?? '—'}</td>
+              <td className="px-4 py-2 whitespace-nowrap">
+                <DateCell iso={token.created_at} />
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap">
+                {token.last_used_at === null ? 'Never' : <DateCell iso={token.last_used_at} />}
+              </td>
+              <td className="px-4 py-2">
+                <StatusBadge token={token} />
+              </td>
+              <td className="px-4 py-2 text-right">
+                {token.revoked_at === null && (
+                  <Button
+                    variant="danger"
+                    disabled={revokeToken.isPending && revokeToken.variables === token.id}
+                    onClick={() => revoke(token)}
+                  >
+                    Revoke
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );
