@@ -11,9 +11,11 @@ import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { logRedaction, serializeRequest } from './http/logging.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
+import { createDocumentAgent } from './llm.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
+import { chatRoutes } from './routes/chat.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jsonSchemaRoutes } from './routes/json-schemas.ts';
@@ -94,11 +96,14 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   registerAuth(app, db);
 
+  const documents = { db, blobs: new DatabaseBlobStore(db), scheduler: options.scheduler };
+  const extraction = { db, llm: options.llm };
   const deps: RouteDeps = {
     db,
     config,
-    documents: { db, blobs: new DatabaseBlobStore(db), scheduler: options.scheduler },
-    extraction: { db, llm: options.llm },
+    documents,
+    extraction,
+    agent: createDocumentAgent({ db, documents, extraction }, options.llm, config),
   };
   healthRoutes(app, deps);
   authRoutes(app, deps);
@@ -111,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   promptRoutes(app, deps);
   tagRoutes(app, deps);
   llmRoutes(app, deps);
+  chatRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

@@ -30,6 +30,12 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(180),
   DOCAGENT_LLM_JOB_RETRIES: z.coerce.number().int().min(0).max(20).default(2),
   DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  TURN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86_400)
+    .default(300),
 });
 
 export interface Config {
@@ -56,6 +62,8 @@ export interface Config {
     jobRetries: number;
     jobRetryDelaySeconds: number;
   };
+  /** How long a paused agent turn waits for approval (from its last step). */
+  turnTtlSeconds: number;
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -90,5 +98,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jobRetries: e.DOCAGENT_LLM_JOB_RETRIES,
       jobRetryDelaySeconds: e.DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS,
     },
+    turnTtlSeconds: e.TURN_TTL_SECONDS,
   };
 }

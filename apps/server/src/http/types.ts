@@ -1,3 +1,4 @@
+import type { ChatDeps } from '@docagent/agent';
 import type { Db, DocumentServices, ExtractionServices } from '@docagent/core';
 import type {
   FastifyBaseLogger,
@@ -24,4 +25,6 @@ export interface RouteDeps {
   documents: DocumentServices;
   /** The database and the model layer, for extraction and model settings. */
   extraction: ExtractionServices;
+  /** The document agent. */
+  agent: ChatDeps;
 }

@@ -351,3 +351,95 @@ export const usageLedger = pgTable(
   },
   (t) => [index('usage_ledger_org_created_idx').on(t.orgId, t.createdAt)],
 );
+
+/**
+ * An agent turn that is running or paused (waiting for approval or an answer). The engine
+ * persists it after every step, so a paused turn survives a restart and can be continued by
+ * any server process on the database; continuing consumes it (single use).
+ */
+export const agentTurns = pgTable(
+  'agent_turns',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id'),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    threadId: text('thread_id'),
+    status: text('status', { enum: ['running', 'paused', 'finished', 'stopped', 'failed'] }).notNull(),
+    /** The conversation so far as AI SDK model messages, provider parts as received. */
+    messages: jsonb('messages').$type<unknown[]>().notNull(),
+    /** The tool calls awaiting approval, or the question awaiting an answer. */
+    pending: jsonb('pending').$type<unknown>(),
+    workingState: jsonb('working_state').$type<Record<string, unknown>>().notNull(),
+    /** auto_approve, auto_approved_tools, max_steps, model. */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
+    /** Steps run so far, texts, thinking and usage, for the final body. */
+    progress: jsonb('progress').$type<Record<string, unknown>>().notNull(),
+    stopRequested: boolean('stop_requested').notNull().default(false),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('agent_turns_expires_idx').on(t.expiresAt)],
+);
+
+/** The frames a turn streamed, so a client that lost its connection can replay them (Last-Event-ID). */
+export const agentTurnEvents = pgTable(
+  'agent_turn_events',
+  {
+    turnId: text('turn_id')
+      .notNull()
+      .references(() => agentTurns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    frame: jsonb('frame').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
+);
+
+/** A conversation about a document, of one user; it keeps every message. */
+export const agentThreads = pgTable(
+  'agent_threads',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id'),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    /** AI SDK model messages, provider parts as received. */
+    messages: jsonb('messages').$type<unknown[]>().notNull(),
+    workingState: jsonb('working_state').$type<Record<string, unknown>>().notNull(),
+    model: text('model'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('agent_threads_doc_user_idx').on(t.documentId, t.userId, t.updatedAt)],
+);
+
+/** The audit of an agent turn: every tool call with its input, output, approval and timing, and the usage. */
+export const agentRunRecords = pgTable(
+  'agent_run_records',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    turnId: text('turn_id').notNull(),
+    userId: text('user_id'),
+    documentId: text('document_id'),
+    model: text('model').notNull(),
+    status: text('status').notNull(),
+    toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull(),
+    usage: jsonb('usage').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('agent_run_records_org_created_idx').on(t.orgId, t.createdAt)],
+);

@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * A Server-Sent Events response opened on the first frame, so that an error found before any
+ * frame (an unknown document, a consumed turn) is still an ordinary HTTP error. `signal` aborts
+ * when the client goes away.
+ */
+export function lazySse(request: FastifyRequest, reply: FastifyReply) {
+  const controller = new AbortController();
+  let open = false;
+  request.raw.on('close', () => {
+    if (!reply.raw.writableEnded) controller.abort();
+  });
+  return {
+    signal: controller.signal,
+    get opened() {
+      return open;
+    },
+    send(seq: number, data: unknown) {
+      if (!open) {
+        open = true;
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          ...(reply.getHeaders() as Record<string, string>),
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          // Proxies such as nginx must pass frames on as they come.
+          'x-accel-buffering': 'no',
+        });
+      }
+      if (!reply.raw.writableEnded) reply.raw.write(`id: ${seq}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    end() {
+      if (open && !reply.raw.writableEnded) reply.raw.end();
+    },
+  };
+}

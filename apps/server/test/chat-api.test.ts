@@ -1,0 +1,364 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
+import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let fake: FakeLlmServer;
+let alice: Awaited<ReturnType<typeof seedMember>>;
+let bob: Awaited<ReturnType<typeof seedMember>>;
+let docId: string;
+let otherDocId: string;
+
+const INVOICE = 'INVOICE 2024-117\nBill to: Acme GmbH\nTotal due: 1,250.00 EUR';
+const base = (org = alice.org.id, doc = docId) => `/v0/orgs/${org}/documents/${doc}/chat`;
+const post = (url: string, payload: object, token = alice.token) =>
+  t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+const get = (url: string, token = alice.token, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
+
+type Turn = {
+  turn_id?: string;
+  text: string;
+  tool_calls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
+  working_state: Record<string, unknown>;
+  executed_rounds: unknown[];
+  stopped?: string;
+};
+
+const responseFormat = {
+  type: 'json_schema',
+  json_schema: {
+    name: 'invoice',
+    strict: true,
+    schema: {
+      type: 'object',
+      properties: { invoice_number: { type: 'string' }, total: { type: 'number' } },
+      required: ['invoice_number', 'total'],
+      additionalProperties: false,
+    },
+  },
+};
+
+/** The JSON outputs of the tool calls an OpenAI Responses request replays, in order. */
+const toolOutputs = (r: RecordedRequest) =>
+  (r.body.input as Array<{ type?: string; output?: string }>)
+    .filter((item) => item.type === 'function_call_output')
+    .map((item) => JSON.parse(item.output ?? 'null'));
+const isExtraction = (r: RecordedRequest) => Boolean(r.body.text?.format?.schema);
+const agentRequests = () => fake.requests.filter((r) => !isExtraction(r) && r.body.tools);
+const summaryOrExtraction = (r: RecordedRequest): FakeReply =>
+  isExtraction(r)
+    ? { text: JSON.stringify({ invoice_number: '2024-117', total: 1250 }) }
+    : { text: '{"summary": "An invoice."}' };
+
+async function uploadReady(name: string): Promise<string> {
+  const res = await post(`/v0/orgs/${alice.org.id}/documents`, {
+    documents: [{ name, content: Buffer.from(INVOICE).toString('base64') }],
+  });
+  const id = json<{ documents: Array<{ document_id: string }> }>(res).documents[0]?.document_id ?? '';
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const doc = json<{ state: string }>(await get(`/v0/orgs/${alice.org.id}/documents/${id}?include_content=false`));
+    if (doc.state === 'llm_completed' || doc.state === 'llm_failed') return id;
+    assert.ok(Date.now() < deadline, `document still ${doc.state}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Parses an SSE body into frames with their ids. */
+function framesOf(body: string): Array<{ id: number; data: { type: string } & Record<string, unknown> }> {
+  return body
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const id = Number(/^id: (\d+)$/m.exec(block)?.[1]);
+      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}');
+      return { id, data };
+    });
+}
+
+before(async () => {
+  fake = await startFakeLlm();
+  fake.setHandler(summaryOrExtraction);
+  t = await startTestApp({
+    DOCAGENT_WORKERS: '1',
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: fake.baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: fake.baseUrl,
+    LLM_MAX_RETRIES: '0',
+  });
+  alice = await seedMember(t.database, 'alice');
+  bob = await seedMember(t.database, 'bob');
+  docId = await uploadReady('invoice.txt');
+  otherDocId = await uploadReady('other.txt');
+});
+beforeEach(() => {
+  fake.reset();
+  fake.setHandler(summaryOrExtraction);
+});
+after(async () => {
+  await t.close();
+  await fake.close();
+});
+
+describe('a conversation with approvals (OpenAI-style model)', () => {
+  test('creates a schema and a prompt, runs the extraction and patches a field', async () => {
+    fake.setHandler((r) => {
+      if (isExtraction(r)) return summaryOrExtraction(r);
+      const outputs = toolOutputs(r);
+      switch (outputs.length) {
+        case 0:
+          return {
+            text: 'I will create a schema.',
+            toolCalls: [{ name: 'create_schema', arguments: { name: 'Invoice', response_format: responseFormat } }],
+          };
+        case 1:
+          return {
+            toolCalls: [
+              {
+                name: 'create_prompt',
+                arguments: {
+                  name: 'Invoice fields',
+                  content: 'Extract the invoice number and total.',
+                  schema_id: outputs[0].schema_id,
+                },
+              },
+            ],
+          };
+        case 2:
+          return { toolCalls: [{ name: 'run_extraction', arguments: {} }] };
+        case 3:
+          return { toolCalls: [{ name: 'update_extraction_field', arguments: { path: 'total', value: 99 } }] };
+        default:
+          return { text: 'Done: the total is now 99.' };
+      }
+    });
+    let turn = json<Turn>(
+      await post(base(), { messages: [{ role: 'user', content: 'Extract this invoice.' }], model: 'openai:gpt-4.1-mini' }),
+    );
+    const seen: string[] = [];
+    while (turn.turn_id) {
+      const call = turn.tool_calls?.[0];
+      assert.ok(call, JSON.stringify(turn));
+      seen.push(call.name);
+      const res = await post(`${base()}/approve`, { turn_id: turn.turn_id, approvals: [{ call_id: call.id, approved: true }] });
+      assert.equal(res.statusCode, 200, res.body);
+      turn = json<Turn>(res);
+    }
+    assert.deepEqual(seen, ['create_schema', 'create_prompt', 'run_extraction', 'update_extraction_field']);
+    assert.equal(turn.text, 'Done: the total is now 99.');
+    const promptRevid = String(turn.working_state.promptRevid);
+    const result = json<{ updated_llm_result: { total: number }; is_edited: boolean }>(
+      await get(`/v0/orgs/${alice.org.id}/llm/result/${docId}?prompt_revid=${promptRevid}`),
+    );
+    assert.deepEqual([result.updated_llm_result.total, result.is_edited], [99, true]);
+
+    const [first] = agentRequests();
+    assert.ok(first);
+    assert.match(JSON.stringify(first.body.instructions ?? first.body.input), /Total due: 1,250.00 EUR/);
+    assert.equal(first.body.parallel_tool_calls, false);
+    const toolNames = (first.body.tools as Array<{ name: string }>).map((tool) => tool.name);
+    assert.equal(toolNames.length, 28);
+    assert.ok(toolNames.includes('request_input'));
+  });
+
+  test('a rejected write is not made; the model reads the rejection', async () => {
+    fake.setHandler((r) =>
+      toolOutputs(r).length === 0
+        ? { toolCalls: [{ name: 'delete_document', arguments: {} }] }
+        : { text: 'Understood, I will not delete it.' },
+    );
+    const paused = json<Turn>(await post(base(), { messages: [{ role: 'user', content: 'Delete this.' }] }));
+    const done = json<Turn>(
+      await post(`${base()}/approve`, {
+        turn_id: paused.turn_id,
+        approvals: [{ call_id: paused.tool_calls?.[0]?.id, approved: false }],
+      }),
+    );
+    assert.equal(done.text, 'Understood, I will not delete it.');
+    assert.equal((await get(`/v0/orgs/${alice.org.id}/documents/${docId}?include_content=false`)).statusCode, 200);
+    assert.match(JSON.stringify(agentRequests().at(-1)?.body.input), /User rejected this action/);
+  });
+});
+
+test('an Anthropic-style model gets its signed thinking blocks back on the next step', async () => {
+  fake.setHandler((r) => {
+    const messages = r.body.messages as Array<{ role: string; content: unknown }>;
+    return messages.length === 1
+      ? {
+          reasoning: { text: 'I should read the text first.', signature: 'sig-abc-123' },
+          toolCalls: [{ name: 'get_ocr_text', arguments: {} }],
+        }
+      : { text: 'The total is 1,250.00 EUR.' };
+  });
+  const done = json<Turn>(
+    await post(base(), { messages: [{ role: 'user', content: 'What is the total?' }], model: 'anthropic:claude-sonnet-4-5' }),
+  );
+  assert.equal(done.text, 'The total is 1,250.00 EUR.');
+  const second = fake.requests.filter((r) => r.protocol === 'anthropic-messages').at(-1);
+  const replayed = JSON.stringify(second?.body.messages);
+  assert.match(replayed, /"type":"thinking".*"signature":"sig-abc-123"/);
+  assert.match(replayed, /tool_result/);
+});
+
+describe('streaming', () => {
+  test('SSE frames come in order with ids; Last-Event-ID replays what was missed', async () => {
+    fake.setHandler((r) =>
+      toolOutputs(r).length === 0
+        ? { text: 'Reading.', toolCalls: [{ name: 'get_ocr_text', arguments: {} }] }
+        : { text: 'Read it all.' },
+    );
+    const res = await post(base(), { messages: [{ role: 'user', content: 'Read it.' }], stream: true });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/event-stream/);
+    const frames = framesOf(res.body);
+    const types = frames.map((f) => f.data.type);
+    assert.equal(types[0], 'turn_started');
+    assert.equal(types.at(-1), 'done');
+    assert.deepEqual(
+      frames.map((f) => f.id),
+      frames.map((_f, i) => i + 1),
+    );
+    const order = [
+      'turn_started',
+      'assistant_text_chunk',
+      'tool_calls',
+      'tool_result',
+      'round_executed',
+      'assistant_text_done',
+      'usage',
+      'done',
+    ];
+    const firstIndex = order.map((type) => types.indexOf(type));
+    assert.deepEqual(
+      [...firstIndex].sort((a, b) => a - b),
+      firstIndex,
+      types.join(','),
+    );
+
+    const turnId = String(frames[0]?.data.turn_id);
+    const replay = await get(`${base()}/turns/${turnId}/stream`, alice.token, { 'last-event-id': '2' });
+    assert.equal(replay.statusCode, 200);
+    const again = framesOf(replay.body);
+    assert.equal(again[0]?.id, 3);
+    assert.deepEqual(
+      again.map((f) => f.data.type),
+      types.slice(2),
+    );
+  });
+
+  test('a paused streamed turn ends with pending_tool_calls then done; approve streams too', async () => {
+    fake.setHandler((r) =>
+      toolOutputs(r).length === 0
+        ? { toolCalls: [{ name: 'create_tag', arguments: { name: 'streamed' } }] }
+        : { text: 'Tagged.' },
+    );
+    const res = await post(base(), { messages: [{ role: 'user', content: 'Make a tag.' }], stream: true });
+    const frames = framesOf(res.body);
+    assert.deepEqual(
+      frames.slice(-3).map((f) => f.data.type),
+      ['pending_tool_calls', 'usage', 'done'],
+    );
+    const pending = frames.find((f) => f.data.type === 'pending_tool_calls')?.data as unknown as {
+      turn_id: string;
+      tool_calls: Array<{ id: string }>;
+    };
+    const approved = await post(`${base()}/approve`, {
+      turn_id: pending.turn_id,
+      approvals: [{ call_id: pending.tool_calls[0]?.id, approved: true }],
+      stream: true,
+    });
+    const more = framesOf(approved.body);
+    assert.equal(more[0]?.data.type, 'turn_started');
+    assert.ok((more[0]?.id ?? 0) > (frames.at(-1)?.id ?? 0), 'frame ids go on within the turn');
+    assert.equal(more.at(-1)?.data.type, 'done');
+  });
+});
+
+test('threads keep the conversation and its working state for the next turn', async () => {
+  const created = await post(`${base()}/threads`, { title: 'Invoice work' });
+  assert.equal(created.statusCode, 200, created.body);
+  const threadId = json<{ thread_id: string }>(created).thread_id;
+  fake.setHandler(() => ({ text: 'First answer.' }));
+  await post(base(), { messages: [{ role: 'user', content: 'Remember 42.' }], thread_id: threadId });
+  fake.setHandler(() => ({ text: 'You said 42.' }));
+  const second = json<Turn>(
+    await post(base(), { messages: [{ role: 'user', content: 'What did I say?' }], thread_id: threadId }),
+  );
+  assert.equal(second.text, 'You said 42.');
+  assert.match(JSON.stringify(agentRequests().at(-1)?.body.input), /Remember 42\..*First answer\..*What did I say\?/);
+
+  const thread = json<{ messages: unknown[]; title: string }>(await get(`${base()}/threads/${threadId}`));
+  assert.equal(thread.title, 'Invoice work');
+  assert.equal(thread.messages.length, 4);
+  const list = json<{ threads: Array<{ id: string }> }>(await get(`${base()}/threads`));
+  assert.ok(list.threads.some((x) => x.id === threadId));
+
+  fake.setHandler(() => ({ text: 'Edited answer.' }));
+  await post(base(), {
+    messages: [{ role: 'user', content: 'Remember 7.' }],
+    thread_id: threadId,
+    truncate_thread_to_message_count: 0,
+  });
+  assert.equal(json<{ messages: unknown[] }>(await get(`${base()}/threads/${threadId}`)).messages.length, 2);
+
+  assert.equal((await get(`${base(alice.org.id, otherDocId)}/threads/${threadId}`)).statusCode, 404);
+  assert.equal(
+    (await t.app.inject({ method: 'DELETE', url: `${base()}/threads/${threadId}`, headers: bearer(alice.token) })).statusCode,
+    200,
+  );
+  assert.equal((await get(`${base()}/threads/${threadId}`)).statusCode, 404);
+});
+
+describe('bad input', () => {
+  test('tools lists 14 read-only and 13 read-write tools', async () => {
+    const tools = json<{ read_only: string[]; read_write: string[] }>(await get(`${base()}/tools`));
+    assert.deepEqual([tools.read_only.length, tools.read_write.length], [14, 13]);
+  });
+
+  test('unknown, consumed and foreign turns; unknown call ids; malformed mentions; other organizations', async () => {
+    assert.equal((await post(`${base()}/approve`, { turn_id: 'no-such-turn', approvals: [] })).statusCode, 400);
+
+    fake.setHandler(() => ({ toolCalls: [{ name: 'create_tag', arguments: { name: 'x-tag' } }] }));
+    const paused = json<Turn>(await post(base(), { messages: [{ role: 'user', content: 'tag it' }] }));
+    const unknownCall = await post(`${base()}/approve`, {
+      turn_id: paused.turn_id,
+      approvals: [{ call_id: 'nope', approved: true }],
+    });
+    assert.equal(unknownCall.statusCode, 400);
+    assert.match(json<{ detail: string }>(unknownCall).detail, /not pending in this turn: nope/);
+    assert.equal(
+      (await post(`${base(alice.org.id, otherDocId)}/approve`, { turn_id: paused.turn_id, approvals: [] })).statusCode,
+      404,
+    );
+
+    fake.setHandler(() => ({ text: 'ok' }));
+    assert.equal((await post(`${base()}/approve`, { turn_id: paused.turn_id, approvals: [] })).statusCode, 200);
+    assert.equal((await post(`${base()}/approve`, { turn_id: paused.turn_id, approvals: [] })).statusCode, 409);
+
+    const badMention = await post(base(), {
+      messages: [{ role: 'user', content: 'hi' }],
+      mentions: [{ type: 'schema', id: '../../etc' }],
+    });
+    assert.equal(badMention.statusCode, 400);
+
+    assert.equal((await post(base(), { messages: [{ role: 'user', content: 'hi' }] }, bob.token)).statusCode, 404);
+    assert.equal((await post(base(bob.org.id), { messages: [{ role: 'user', content: 'hi' }] }, bob.token)).statusCode, 404);
+    assert.equal((await post(`${base()}/stop`, { turn_id: String(paused.turn_id) }, bob.token)).statusCode, 404);
+    assert.equal(
+      (await post(base(), { messages: [{ role: 'user', content: 'hi' }], thread_id: 'not-a-thread' })).statusCode,
+      404,
+    );
+  });
+
+  test('the provider failing mid-stream ends with an error frame; the turn can be sent again', async () => {
+    fake.enqueue({ text: 'This answer will be cut off somewhere in the middle', cutAfterEvents: 4 });
+    const res = await post(base(), { messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const frames = framesOf(res.body);
+    assert.equal(frames.at(-1)?.data.type, 'error');
+    fake.setHandler(() => ({ text: 'Fine now.' }));
+    assert.equal(json<Turn>(await post(base(), { messages: [{ role: 'user', content: 'hi' }] })).text, 'Fine now.');
+  });
+});

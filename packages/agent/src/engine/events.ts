@@ -1,0 +1,55 @@
+/** A tool call as clients see it. */
+export interface ToolCallInfo {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface TurnUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number | null;
+}
+
+/** The body of a finished, paused or stopped turn (DocRouter's non-stream response, plus ours). */
+export interface TurnResult {
+  turn_id?: string;
+  text: string;
+  thinking: string;
+  tool_calls?: ToolCallInfo[];
+  input_request?: { call_id: string; question: string };
+  working_state: Record<string, unknown>;
+  executed_rounds: Array<{ round_index: number; tool_calls: ToolCallInfo[] }>;
+  stopped?: 'user' | 'max_steps';
+  usage: TurnUsage;
+}
+
+/** What the engine reports while a turn runs; transports turn these into SSE or WebSocket frames. */
+export type AgentEvent =
+  | { type: 'turn_started'; turn_id: string; thread_id: string | null; model: string; max_steps: number }
+  | { type: 'thinking_chunk'; chunk: string; round_index: number }
+  | { type: 'assistant_text_chunk'; chunk: string; round_index: number }
+  | { type: 'tool_calls'; round_index: number; tool_calls: ToolCallInfo[] }
+  | {
+      type: 'tool_result';
+      round_index: number;
+      call_id: string;
+      name: string;
+      success: boolean;
+      result?: unknown;
+      error?: string;
+      preview: string;
+    }
+  | { type: 'round_executed'; round_index: number; thinking: string; tool_calls: ToolCallInfo[] }
+  | { type: 'pending_tool_calls'; turn_id: string; tool_calls: ToolCallInfo[] }
+  | { type: 'input_request'; turn_id: string; call_id: string; question: string }
+  | { type: 'thinking_done'; thinking: string; round_index: number }
+  | { type: 'assistant_text_done'; full_text: string; round_index: number }
+  | ({ type: 'usage' } & TurnUsage)
+  | { type: 'stopped'; reason: 'user' | 'max_steps' }
+  | { type: 'done'; result: TurnResult }
+  | { type: 'error'; error: string };
+
+export type EventSink = (event: AgentEvent) => void | Promise<void>;

@@ -1,0 +1,331 @@
+import { addUsage, isDomainError, tokenUsage } from '@docagent/core';
+import type { ModelMessage, ToolResultPart } from 'ai';
+import { executeTool, type ToolContext, type ToolOutcome, type ToolRegistry } from '../tools/tool.ts';
+import { buildSystemMessage } from './context.ts';
+import { REQUEST_INPUT } from './control-tools.ts';
+import type { EventSink, ToolCallInfo, TurnResult, TurnUsage } from './events.ts';
+import type { LlmGateway } from './llm-gateway.ts';
+import { runsWithoutApproval } from './policy.ts';
+import { type ModelToolCall, runStep, toolSetOf } from './step.ts';
+import type { AuditedCall, PendingBatch, Turn, TurnStore } from './turn-store.ts';
+
+export const REJECTED = 'User rejected this action.';
+export const STOPPED = 'Stopped by the user before this call ran.';
+
+/** What the person decided about a paused batch. */
+export interface Decisions {
+  approvals: Map<string, { approved: boolean; arguments?: unknown }>;
+  /** The answer to a `request_input` question. */
+  answer?: string;
+}
+
+export interface LoopDeps {
+  llm: LlmGateway;
+  tools: ToolRegistry;
+  turns: TurnStore;
+  toolContext: Omit<ToolContext, 'workingState' | 'abortSignal'>;
+}
+
+interface LoopRun {
+  turn: Turn;
+  emit: EventSink;
+  signal: AbortSignal;
+}
+
+const infoOf = (c: ModelToolCall): ToolCallInfo => ({ id: c.id, name: c.name, arguments: c.input });
+const preview = (value: unknown) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+};
+
+/**
+ * The "react" strategy: stream a step, run what the policy allows, persist, repeat until the
+ * model answers with text only, the step cap, a stop, or an error. A batch holding a call the
+ * person must approve (or a question) pauses the turn before any call of it runs, so that on
+ * continuing the batch runs in its original order.
+ */
+export class ReactLoop {
+  private readonly deps: LoopDeps;
+
+  constructor(deps: LoopDeps) {
+    this.deps = deps;
+  }
+
+  /** Continues a claimed paused turn with the person's decisions, then loops on. */
+  async resume(run: LoopRun, decisions: Decisions): Promise<TurnResult> {
+    const pending = run.turn.pending;
+    if (!pending) throw new Error('resume needs a paused turn');
+    const calls = pending.calls.map((c) => ({ id: c.id, name: c.name, input: c.arguments }));
+    run.turn.pending = null;
+    const stopped = await this.executeBatch(run, pending.roundIndex, calls, decisions);
+    await this.deps.turns.save(run.turn);
+    if (stopped) return this.finishStopped(run, 'user');
+    return this.loop(run);
+  }
+
+  async loop(run: LoopRun): Promise<TurnResult> {
+    const { turn } = run;
+    try {
+      for (;;) {
+        if (await this.stopWanted(run)) return this.finishStopped(run, 'user');
+        if (turn.progress.steps >= turn.settings.maxSteps) return this.finishStopped(run, 'max_steps');
+        const roundIndex = turn.progress.steps;
+        const step = await this.step(run, roundIndex);
+        turn.progress.steps += 1;
+        turn.progress.text = step.text;
+        turn.progress.thinking = step.thinking;
+        turn.messages.push(...step.responseMessages);
+
+        if (step.toolCalls.length === 0) {
+          await run.emit({ type: 'thinking_done', thinking: step.thinking, round_index: roundIndex });
+          await run.emit({ type: 'assistant_text_done', full_text: step.text, round_index: roundIndex });
+          turn.status = 'finished';
+          await this.deps.turns.save(turn);
+          return this.finish(run, this.result(turn));
+        }
+        const pending = this.pendingFor(turn, step.toolCalls, roundIndex);
+        if (pending) return this.pause(run, pending);
+        const stopped = await this.executeBatch(run, roundIndex, step.toolCalls, { approvals: new Map() });
+        await this.deps.turns.save(turn);
+        if (stopped) return this.finishStopped(run, 'user');
+      }
+    } catch (error) {
+      if (run.signal.aborted || (error as Error).name === 'AbortError') return this.finishStopped(run, 'user');
+      turn.status = 'failed';
+      await this.deps.turns.save(turn).catch(() => {});
+      const message = isDomainError(error) ? error.message : `The agent failed: ${(error as Error).message}`;
+      await run.emit({ type: 'error', error: message });
+      throw error;
+    }
+  }
+
+  private async step(run: LoopRun, roundIndex: number) {
+    const { turn } = run;
+    const system = await buildSystemMessage({
+      db: this.deps.toolContext.services.db,
+      orgId: turn.orgId,
+      documentId: turn.documentId,
+      modelId: turn.settings.model,
+      workingState: turn.workingState,
+    });
+    const { value, costUsd } = await this.deps.llm.call(
+      { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', documentId: turn.documentId },
+      async (context) => {
+        const outcome = await runStep({
+          model: context.model,
+          modelId: turn.settings.model,
+          system,
+          messages: turn.messages,
+          tools: toolSetOf(this.deps.tools),
+          roundIndex,
+          emit: run.emit,
+          abortSignal: run.signal,
+          maxRetries: context.maxRetries,
+          timeoutMs: context.timeoutMs,
+        });
+        return { value: outcome, usage: outcome.usage };
+      },
+    );
+    turn.progress.usage = addTurnUsage(turn.progress.usage, value.usage, costUsd);
+    return value;
+  }
+
+  /** The batch waits for the person when it holds a question or a write call not allowed ahead. */
+  private pendingFor(turn: Turn, calls: ModelToolCall[], roundIndex: number): PendingBatch | null {
+    const infos = calls.map(infoOf);
+    const question = calls.find((c) => c.name === REQUEST_INPUT && !c.invalid);
+    if (question) {
+      const asked = (question.input as { question?: unknown })?.question;
+      return {
+        kind: 'input',
+        roundIndex,
+        calls: infos,
+        callId: question.id,
+        question: typeof asked === 'string' ? asked : 'The agent needs your input.',
+      };
+    }
+    const policy = { autoApprove: turn.settings.autoApprove, autoApprovedTools: turn.settings.autoApprovedTools };
+    const needsApproval = calls.some((c) => {
+      const tool = c.invalid ? undefined : this.deps.tools.get(c.name);
+      return tool !== undefined && !runsWithoutApproval(tool, policy);
+    });
+    return needsApproval ? { kind: 'approval', roundIndex, calls: infos } : null;
+  }
+
+  /** Runs a batch in order; true when a stop cut it short (the rest got a "stopped" result). */
+  private async executeBatch(run: LoopRun, roundIndex: number, calls: ModelToolCall[], decisions: Decisions): Promise<boolean> {
+    const { turn } = run;
+    const policy = { autoApprove: turn.settings.autoApprove, autoApprovedTools: turn.settings.autoApprovedTools };
+    const plan = calls.map((call) => {
+      const decision = decisions.approvals.get(call.id);
+      const input = decision?.arguments !== undefined ? decision.arguments : call.input;
+      return { call, input, decision };
+    });
+    const willRun = plan.filter(({ call, decision }) => {
+      if (call.invalid || call.name === REQUEST_INPUT) return false;
+      const tool = this.deps.tools.get(call.name);
+      return tool !== undefined && (runsWithoutApproval(tool, policy) || decision?.approved === true);
+    });
+    if (willRun.length > 0) {
+      await run.emit({
+        type: 'tool_calls',
+        round_index: roundIndex,
+        tool_calls: willRun.map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input })),
+      });
+    }
+    const results: ToolResultPart[] = [];
+    let stopped = false;
+    for (const { call, input, decision } of plan) {
+      let outcome: ToolOutcome;
+      const started = new Date();
+      if (stopped || (await this.stopWanted(run))) {
+        stopped = true;
+        outcome = { success: false, error: STOPPED };
+      } else {
+        outcome = await this.outcomeOf(run, call, input, decision, decisions.answer, policy);
+      }
+      turn.progress.audit.push({
+        round_index: roundIndex,
+        call_id: call.id,
+        name: call.name,
+        arguments: input,
+        approval: approvalOf(this.deps.tools, call, decision, policy, stopped),
+        approved_by: decision?.approved ? (turn.userId ?? null) : null,
+        success: outcome.success,
+        ...(outcome.success ? { output: outcome.result } : { error: outcome.error }),
+        started_at: started.toISOString(),
+        duration_ms: Date.now() - started.getTime(),
+      });
+      results.push({
+        type: 'tool-result',
+        toolCallId: call.id,
+        toolName: call.name,
+        output: outcome.success
+          ? { type: 'json', value: (outcome.result ?? null) as never }
+          : { type: 'error-text', value: outcome.error },
+      });
+      await run.emit({
+        type: 'tool_result',
+        round_index: roundIndex,
+        call_id: call.id,
+        name: call.name,
+        success: outcome.success,
+        ...(outcome.success ? { result: outcome.result } : { error: outcome.error }),
+        preview: preview(outcome.success ? outcome.result : outcome.error),
+      });
+    }
+    turn.messages.push({ role: 'tool', content: results } as ModelMessage);
+    const executed = willRun.map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input }));
+    turn.progress.executedRounds.push({ round_index: roundIndex, tool_calls: executed });
+    await run.emit({ type: 'round_executed', round_index: roundIndex, thinking: turn.progress.thinking, tool_calls: executed });
+    return stopped;
+  }
+
+  private async outcomeOf(
+    run: LoopRun,
+    call: ModelToolCall,
+    input: unknown,
+    decision: { approved: boolean } | undefined,
+    answer: string | undefined,
+    policy: { autoApprove: boolean; autoApprovedTools: string[] },
+  ): Promise<ToolOutcome> {
+    if (call.invalid) return { success: false, error: call.invalid };
+    if (call.name === REQUEST_INPUT) {
+      return answer === undefined
+        ? { success: false, error: 'The person gave no answer.' }
+        : { success: true, result: { answer } };
+    }
+    const tool = this.deps.tools.get(call.name);
+    if (!tool) {
+      const known = this.deps.tools.all().map((t) => t.name);
+      return { success: false, error: `There is no tool named ${call.name}. The tools are: ${known.join(', ')}.` };
+    }
+    if (!runsWithoutApproval(tool, policy) && decision?.approved !== true) return { success: false, error: REJECTED };
+    return executeTool(tool, { ...this.deps.toolContext, workingState: run.turn.workingState, abortSignal: run.signal }, input);
+  }
+
+  private async pause(run: LoopRun, pending: PendingBatch): Promise<TurnResult> {
+    const { turn } = run;
+    turn.status = 'paused';
+    turn.pending = pending;
+    await this.deps.turns.save(turn);
+    if (pending.kind === 'input') {
+      await run.emit({ type: 'input_request', turn_id: turn.id, call_id: pending.callId, question: pending.question });
+    } else {
+      await run.emit({ type: 'pending_tool_calls', turn_id: turn.id, tool_calls: pending.calls });
+    }
+    return this.finish(run, this.result(turn));
+  }
+
+  private async finishStopped(run: LoopRun, reason: 'user' | 'max_steps'): Promise<TurnResult> {
+    const { turn } = run;
+    turn.status = reason === 'user' ? 'stopped' : 'finished';
+    turn.pending = null;
+    await this.deps.turns.save(turn);
+    await run.emit({ type: 'stopped', reason });
+    return this.finish(run, { ...this.result(turn), stopped: reason });
+  }
+
+  private async finish(run: LoopRun, result: TurnResult): Promise<TurnResult> {
+    await run.emit({ type: 'usage', ...result.usage });
+    await run.emit({ type: 'done', result });
+    return result;
+  }
+
+  private async stopWanted(run: LoopRun): Promise<boolean> {
+    return run.signal.aborted || (await this.deps.turns.stopRequested(run.turn.id));
+  }
+
+  private result(turn: Turn): TurnResult {
+    const base: TurnResult = {
+      text: turn.progress.text,
+      thinking: turn.progress.thinking,
+      working_state: turn.workingState as Record<string, unknown>,
+      executed_rounds: turn.progress.executedRounds,
+      usage: turn.progress.usage,
+    };
+    if (turn.status !== 'paused' || !turn.pending) return base;
+    return {
+      ...base,
+      turn_id: turn.id,
+      tool_calls: turn.pending.calls,
+      ...(turn.pending.kind === 'input'
+        ? { input_request: { call_id: turn.pending.callId, question: turn.pending.question } }
+        : {}),
+    };
+  }
+}
+
+function approvalOf(
+  tools: ToolRegistry,
+  call: ModelToolCall,
+  decision: { approved: boolean } | undefined,
+  policy: { autoApprove: boolean; autoApprovedTools: string[] },
+  stopped: boolean,
+): AuditedCall['approval'] {
+  if (stopped) return 'stopped';
+  const tool = tools.get(call.name);
+  if (!tool || tool.access === 'read_only') return 'not_needed';
+  if (runsWithoutApproval(tool, policy)) return 'policy';
+  return decision?.approved ? 'user' : 'rejected';
+}
+
+function addTurnUsage(total: TurnUsage, usage: Parameters<typeof tokenUsage>[0], costUsd: number | null): TurnUsage {
+  const step = tokenUsage(usage);
+  const sum = addUsage(
+    {
+      inputTokens: total.input_tokens,
+      outputTokens: total.output_tokens,
+      cachedTokens: total.cached_tokens,
+      reasoningTokens: total.reasoning_tokens,
+    },
+    step,
+  );
+  return {
+    input_tokens: sum.inputTokens,
+    output_tokens: sum.outputTokens,
+    cached_tokens: sum.cachedTokens,
+    reasoning_tokens: sum.reasoningTokens,
+    cost_usd: total.cost_usd === null || costUsd === null ? null : total.cost_usd + costUsd,
+  };
+}
