@@ -13,6 +13,7 @@ import { logRedaction, serializeRequest } from './http/logging.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
 import { createDocumentAgent } from './llm.ts';
 import { accountRoutes } from './routes/account.ts';
+import { agentRunRoutes } from './routes/agent-runs.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { chatRoutes } from './routes/chat.ts';
@@ -105,6 +106,11 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     extraction,
     agent: createDocumentAgent({ db, documents, extraction }, options.llm, config),
   };
+  // Paused turns nobody continued, and finished ones past their replay window, go.
+  const sweeper = setInterval(() => {
+    deps.agent.engine.sweepExpiredTurns().catch((error: Error) => app.log.warn({ err: error }, 'sweeping agent turns failed'));
+  }, 60_000).unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
   healthRoutes(app, deps);
   authRoutes(app, deps);
   accountRoutes(app, deps);
@@ -117,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   tagRoutes(app, deps);
   llmRoutes(app, deps);
   chatRoutes(app, deps);
+  agentRunRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

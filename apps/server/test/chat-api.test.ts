@@ -249,6 +249,47 @@ describe('streaming', () => {
     );
   });
 
+  test('over a real socket the stream runs to its end, and a client going away stops the turn', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = (signal?: AbortSignal) =>
+      fetch(`${address}${base()}`, {
+        method: 'POST',
+        headers: { ...bearer(alice.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'Read it.' }], stream: true }),
+        signal,
+      });
+    fake.setHandler((r) =>
+      toolOutputs(r).length === 0 ? { toolCalls: [{ name: 'get_ocr_text', arguments: {} }] } : { text: 'All read.' },
+    );
+    const whole = framesOf(await (await stream()).text());
+    assert.deepEqual(
+      whole.slice(-2).map((f) => f.data.type),
+      ['usage', 'done'],
+    );
+    assert.ok(!whole.some((f) => f.data.type === 'stopped'));
+
+    // The model's first step never ends: only the client leaving can end the turn.
+    let release = () => {};
+    const held = new Promise<FakeReply>((resolve) => {
+      release = () => resolve({ text: 'too late' });
+    });
+    fake.setHandler(() => held);
+    const leaving = new AbortController();
+    const response = await stream(leaving.signal);
+    const reader = response.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    const turnId = String(framesOf(first)[0]?.data.turn_id);
+    leaving.abort();
+    const deadline = Date.now() + 30_000;
+    let status = '';
+    while (status !== 'stopped' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = json<{ status: string }>(await get(`/v0/orgs/${alice.org.id}/agent/runs/${turnId}`)).status;
+    }
+    release();
+    assert.equal(status, 'stopped');
+  });
+
   test('a paused streamed turn ends with pending_tool_calls then done; approve streams too', async () => {
     fake.setHandler((r) =>
       toolOutputs(r).length === 0
@@ -351,6 +392,57 @@ describe('bad input', () => {
       (await post(base(), { messages: [{ role: 'user', content: 'hi' }], thread_id: 'not-a-thread' })).statusCode,
       404,
     );
+  });
+
+  test('run records keep every tool call with its approval, for admins only', async () => {
+    const runs = await get(`/v0/orgs/${alice.org.id}/agent/runs?limit=100`);
+    assert.equal(runs.statusCode, 200, runs.body);
+    const body = json<{ runs: Array<{ id: string; tool_calls: Array<{ name: string; approval: string }> }> }>(runs);
+    const calls = body.runs.flatMap((r) => r.tool_calls);
+    assert.ok(calls.some((c) => c.name === 'create_schema' && c.approval === 'user'));
+    assert.ok(calls.some((c) => c.name === 'delete_document' && c.approval === 'rejected'));
+    assert.ok(calls.some((c) => c.name === 'get_ocr_text' && c.approval === 'not_needed'));
+    const one = await get(`/v0/orgs/${alice.org.id}/agent/runs/${body.runs[0]?.id}`);
+    assert.equal(one.statusCode, 200);
+    assert.equal((await get(`/v0/orgs/${alice.org.id}/agent/runs/${body.runs[0]?.id}`, bob.token)).statusCode, 404);
+  });
+
+  test("mentions are resolved into the system message; another organization's id is 404", async () => {
+    const tag = json<{ id: string }>(
+      await post(`/v0/orgs/${alice.org.id}/tags`, { name: 'mentioned', description: 'Bills to pay' }),
+    );
+    fake.setHandler(() => ({ text: 'Seen.' }));
+    const res = await post(base(), {
+      messages: [{ role: 'user', content: 'Use @mentioned' }],
+      mentions: [{ type: 'tag', id: tag.id }],
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(JSON.stringify(agentRequests().at(-1)?.body), /The person mentioned:.*Tag \\"mentioned\\".*Bills to pay/);
+    const bobTag = json<{ id: string }>(await post(`/v0/orgs/${bob.org.id}/tags`, { name: 'bobs' }, bob.token));
+    const foreign = await post(base(), {
+      messages: [{ role: 'user', content: 'x' }],
+      mentions: [{ type: 'tag', id: bobTag.id }],
+    });
+    assert.equal(foreign.statusCode, 404);
+  });
+
+  test('a reached usage limit ends the turn with a clear message and sends nothing', async () => {
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v0/orgs/${alice.org.id}/llm/settings`,
+      headers: bearer(alice.token),
+      payload: { monthly_limit_usd: 0 },
+    });
+    const before = fake.requests.length;
+    const turn = json<Turn>(await post(base(), { messages: [{ role: 'user', content: 'hi' }] }));
+    assert.match(turn.text, /usage limit of \$0\.00 a month is reached/);
+    assert.equal(fake.requests.length, before);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v0/orgs/${alice.org.id}/llm/settings`,
+      headers: bearer(alice.token),
+      payload: { monthly_limit_usd: null },
+    });
   });
 
   test('the provider failing mid-stream ends with an error frame; the turn can be sent again', async () => {

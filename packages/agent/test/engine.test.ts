@@ -367,7 +367,7 @@ describe('react loop', () => {
     const { model, gateway } = scripted([
       {
         rawCalls: [
-          { id: 'm1', name: 'get_thing', input: '{"id": ' },
+          { id: 'm1', name: 'get_thing', input: '{"id": [}' },
           { id: 'u1', name: 'no_such_tool', input: '{}' },
           { id: 'b1', name: 'broken_thing', input: '{}' },
           { id: 'v1', name: 'get_thing', input: '{"id": 5}' },
@@ -383,6 +383,13 @@ describe('react loop', () => {
     assert.equal(errors.length, 4, JSON.stringify(errors));
     assert.match(errors.join('\n'), /b1: broken_thing failed: disk on fire/);
     assert.match(JSON.stringify(model.doStreamCalls[1]?.prompt), /disk on fire/);
+  });
+
+  test('malformed JSON that can be repaired is repaired and the call runs', async () => {
+    ran.length = 0;
+    const { gateway } = scripted([{ rawCalls: [{ id: 'm1', name: 'get_thing', input: '{"id": "fixed",}' }] }, { text: 'ok' }]);
+    await engineWith(gateway).start({ access: access(), documentId, messages: user('go') }, () => {});
+    assert.deepEqual(ran, ['get_thing:fixed']);
   });
 
   test('stop mid-stream: the in-flight call is aborted, the turn ends stopped', async () => {
@@ -475,6 +482,24 @@ describe('react loop', () => {
     await assert.rejects(
       expired.continue({ access: access(), documentId, turnId: old.turn_id, approvals: [] }, () => {}),
       /has expired/,
+    );
+  });
+
+  test('a document whose text is not ready yet: the agent is told so', async () => {
+    async function* once() {
+      yield Buffer.from('not extracted yet');
+    }
+    const [pending] = await uploadDocuments(
+      { db: database.db, blobs: new DatabaseBlobStore(database.db), scheduler: { scheduleTextExtraction: async () => {} } },
+      access(),
+      [{ name: 'pending.txt', content: once() }],
+      { maxFileBytes: 1e6, maxRequestBytes: 2e6, maxFiles: 1 },
+    );
+    const { model, gateway } = scripted([{ text: 'Its text is still being extracted.' }]);
+    await engineWith(gateway).start({ access: access(), documentId: pending?.id ?? '', messages: user('read it') }, () => {});
+    assert.match(
+      JSON.stringify(model.doStreamCalls[0]?.prompt),
+      /the text is not available: The text of document .* is not ready yet/,
     );
   });
 

@@ -1,15 +1,16 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 
 /**
  * A Server-Sent Events response opened on the first frame, so that an error found before any
  * frame (an unknown document, a consumed turn) is still an ordinary HTTP error. `signal` aborts
  * when the client goes away.
  */
-export function lazySse(request: FastifyRequest, reply: FastifyReply) {
+export function lazySse(reply: FastifyReply) {
   const controller = new AbortController();
   let open = false;
-  request.raw.on('close', () => {
-    if (!reply.raw.writableEnded) controller.abort();
+  // The response's close, not the request's: a request "closes" as soon as its body is read.
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
   });
   return {
     signal: controller.signal,

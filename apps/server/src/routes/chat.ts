@@ -78,7 +78,7 @@ async function respond(
   run: (sink: FrameSink | undefined, signal: AbortSignal | undefined) => Promise<TurnResult>,
 ): Promise<TurnResult | undefined> {
   if (!stream) return run(undefined, undefined);
-  const sse = lazySse(request, reply);
+  const sse = lazySse(reply);
   try {
     await run((seq, event) => sse.send(seq, event), sse.signal);
   } catch (error) {
@@ -120,6 +120,7 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
             threadId: b.thread_id,
             truncateThreadToMessageCount: b.truncate_thread_to_message_count,
             maxSteps: b.max_steps,
+            mentions: b.mentions,
           },
           sink,
           signal,
@@ -201,7 +202,7 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
     },
     async (request, reply) => {
       await agent.engine.turnOf(request.params.turn_id, orgOf(request), request.params.document_id);
-      const sse = lazySse(request, reply);
+      const sse = lazySse(reply);
       try {
         for await (const frame of agent.events.follow(
           request.params.turn_id,

@@ -34,6 +34,10 @@ interface RequestOptions {
   // Login answers 401 for a wrong password, which must be shown to the user rather
   // than treated as an expired session.
   redirectOnUnauthorized?: boolean;
+  /** Aborts the request, or the reading of a stream it answered with. */
+  signal?: AbortSignal;
+  /** What the response is expected to be; JSON unless said. */
+  accept?: string;
 }
 
 let csrfToken: string | null = null;
@@ -82,7 +86,7 @@ function parseJsonText(text: string): unknown {
 const networkError = () => new ApiError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
 
 async function send(method: Method, path: string, options: RequestOptions = {}): Promise<Response> {
-  const headers = new Headers({ accept: 'application/json' });
+  const headers = new Headers({ accept: options.accept ?? 'application/json' });
   if (options.body !== undefined) {
     headers.set('content-type', 'application/json');
   }
@@ -97,8 +101,10 @@ async function send(method: Method, path: string, options: RequestOptions = {}):
       headers,
       credentials: 'same-origin',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
     });
-  } catch {
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
     throw networkError();
   }
 
@@ -129,6 +135,18 @@ export async function putJson<T>(path: string, options: RequestOptions = {}): Pr
 
 export async function postNoContent(path: string, options: RequestOptions = {}): Promise<void> {
   await send('POST', path, options);
+}
+
+/**
+ * POSTs JSON and returns the response whose body is a stream of Server-Sent Events. An error
+ * found before the stream started is an ordinary JSON error, thrown as ApiError.
+ */
+export async function postEventStream(path: string, options: RequestOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  const response = await send('POST', path, { ...options, accept: 'text/event-stream' });
+  if (!response.body) {
+    throw new ApiError(response.status, 'unreadable_response', 'The server answered without a stream.');
+  }
+  return response.body;
 }
 
 export async function deleteNoContent(path: string): Promise<void> {

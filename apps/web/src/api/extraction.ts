@@ -84,7 +84,9 @@ function useStoreResult(orgId: string, documentId: string) {
 /** Runs a prompt on the document again, replacing its stored result. */
 export function useRunExtractionMutation(orgId: string, documentId: string, promptRevid: string) {
   const store = useStoreResult(orgId, documentId);
+  const queryClient = useQueryClient();
   return useMutation({
+    onMutate: () => queryClient.cancelQueries({ queryKey: resultsQueryKey(orgId, documentId) }),
     mutationFn: () =>
       postJson<RunResponse>(
         `${llmPath(orgId, 'run', documentId)}?${new URLSearchParams({ prompt_revid: promptRevid, force: 'true' })}`,
@@ -96,7 +98,10 @@ export function useRunExtractionMutation(orgId: string, documentId: string, prom
 /** Saves corrected values, or marks the result verified; the server checks them against the prompt's schema. */
 export function useUpdateResultMutation(orgId: string, documentId: string, promptRevid: string) {
   const store = useStoreResult(orgId, documentId);
+  const queryClient = useQueryClient();
   return useMutation({
+    // A poll already under way would bring back the old result after ours is stored.
+    onMutate: () => queryClient.cancelQueries({ queryKey: resultsQueryKey(orgId, documentId) }),
     mutationFn: (change: ResultChange) =>
       putJson<ExtractionResult>(llmPath(orgId, 'result', documentId, promptRevid), { body: change }),
     onSuccess: store,

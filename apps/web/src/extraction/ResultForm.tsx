@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, type InputProblem } from '../api/client';
 import { type ExtractionResult, useUpdateResultMutation } from '../api/extraction';
 import { Button } from '../components/Button';
@@ -38,7 +38,13 @@ export function ResultForm({ orgId, result, label }: ResultFormProps) {
     save.mutate({ updated_llm_result: values });
   }
 
-  const verified = verify.isPending ? Boolean(verify.variables?.is_verified) : result.is_verified;
+  // What the person ticked stands until the server's copy says the same: a poll that started
+  // before the change was stored would otherwise flip the box back for a moment.
+  const [wantedVerified, setWantedVerified] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (wantedVerified !== null && (result.is_verified === wantedVerified || verify.isError)) setWantedVerified(null);
+  }, [result.is_verified, wantedVerified, verify.isError]);
+  const verified = wantedVerified ?? result.is_verified;
 
   return (
     <form aria-label={label} onSubmit={handleSubmit} noValidate className="space-y-3">
@@ -65,9 +71,10 @@ export function ResultForm({ orgId, result, label }: ResultFormProps) {
             className="size-4 rounded border-slate-300"
             checked={verified}
             disabled={busy}
-            onChange={(event) =>
-              verify.mutate({ updated_llm_result: result.updated_llm_result, is_verified: event.target.checked })
-            }
+            onChange={(event) => {
+              setWantedVerified(event.target.checked);
+              verify.mutate({ updated_llm_result: result.updated_llm_result, is_verified: event.target.checked });
+            }}
           />
           Verified
         </label>

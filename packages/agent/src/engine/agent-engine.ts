@@ -3,6 +3,7 @@ import type { ModelMessage } from 'ai';
 import type { ToolContext, ToolRegistry, WorkingState } from '../tools/tool.ts';
 import type { EventSink, TurnResult } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
+import { type Mention, resolveMentions } from './mentions.ts';
 import { type Decisions, ReactLoop } from './react-loop.ts';
 import { NO_TURN_USAGE, type TurnStore } from './turn-store.ts';
 
@@ -27,6 +28,7 @@ export interface StartTurnInput {
   autoApprove?: boolean;
   autoApprovedTools?: string[];
   workingState?: WorkingState;
+  mentions?: Mention[];
 }
 
 export interface ContinueTurnInput {
@@ -67,6 +69,7 @@ export class AgentEngine {
     const unknown = (input.autoApprovedTools ?? []).filter((name) => !this.deps.tools.get(name));
     if (unknown.length > 0) throw invalidInput(`auto_approved_tools names unknown tools: ${unknown.join(', ')}.`);
     const model = await this.deps.llm.resolve(input.access.orgId, input.model);
+    const mentions = await resolveMentions(this.deps.services.db, input.access.orgId, input.mentions ?? []);
     const turn = await this.deps.turns.create({
       orgId: input.access.orgId,
       userId: input.access.userId,
@@ -79,6 +82,7 @@ export class AgentEngine {
         maxSteps,
         autoApprove: input.autoApprove ?? false,
         autoApprovedTools: input.autoApprovedTools ?? [],
+        mentions,
       },
       progress: { steps: 0, audit: [], text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
     });
@@ -111,6 +115,10 @@ export class AgentEngine {
     return this.withAbort(turn.id, signal, (s) =>
       this.loopFor(input.access, input.documentId).resume({ turn, emit, signal: s }, decisions),
     );
+  }
+
+  sweepExpiredTurns(): Promise<number> {
+    return this.deps.turns.sweep();
   }
 
   /** A turn of this user and document (for replaying its frames). */

@@ -3,6 +3,7 @@ import type { ModelMessage } from 'ai';
 import type { ThreadStore } from '../threads/thread-store.ts';
 import type { AgentEngine } from './agent-engine.ts';
 import type { AgentEvent, TurnResult } from './events.ts';
+import type { Mention } from './mentions.ts';
 import type { TurnEventLog } from './turn-events.ts';
 
 export interface ChatDeps {
@@ -22,6 +23,7 @@ export interface ChatRequest {
   threadId?: string;
   truncateThreadToMessageCount?: number;
   maxSteps?: number;
+  mentions?: Mention[];
 }
 
 export interface ApproveRequest {
@@ -77,6 +79,7 @@ export async function startChat(
       autoApprove: request.autoApprove,
       autoApprovedTools: request.autoApprovedTools,
       workingState,
+      mentions: request.mentions,
     },
     recorder(deps.events, 0, sink),
     signal,

@@ -1,4 +1,4 @@
-import { type Db, getDocument, getDocumentText, isDomainError } from '@docagent/core';
+import { type Db, getDocument, getDocumentText, isDomainError, listExtractionResults } from '@docagent/core';
 import type { WorkingState } from '../tools/tool.ts';
 
 /** Models that follow long instruction lists poorly get a shorter excerpt and simpler rules (seed 000 §11.4). */
@@ -24,6 +24,8 @@ export interface ContextInput {
   documentId: string;
   modelId: string;
   workingState: WorkingState;
+  /** Resolved @mentions (see mentions.ts), or empty. */
+  mentions: string;
 }
 
 /** The system message of every step: rules, the document and its text, and what the agent is working on. */
@@ -42,6 +44,14 @@ export async function buildSystemMessage(input: ContextInput): Promise<string> {
     if (!isDomainError(error)) throw error;
     excerpt = `(the text is not available: ${error.message})`;
   }
+  const results = await listExtractionResults(input.db, input.orgId, input.documentId);
+  const extraction = results.map((r) => ({
+    prompt: r.promptName,
+    prompt_revid: r.promptRevid,
+    values: r.updatedLlmResult,
+    ...(r.isVerified ? { verified: true } : {}),
+  }));
+  const extractionText = JSON.stringify(extraction);
   return [
     ...(small ? SMALL_RULES : RULES),
     '',
@@ -51,6 +61,11 @@ export async function buildSystemMessage(input: ContextInput): Promise<string> {
     excerpt,
     '</document_text>',
     '',
+    extraction.length === 0
+      ? 'No extraction has been stored for this document yet.'
+      : `Current extraction results: ${extractionText.length > 3000 ? `${extractionText.slice(0, 3000)}… (read them whole with get_extraction_result)` : extractionText}`,
+    '',
+    ...(input.mentions ? [input.mentions, ''] : []),
     `Working state: ${JSON.stringify(input.workingState)}`,
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 import { addUsage, isDomainError, tokenUsage } from '@docagent/core';
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { executeTool, type ToolContext, type ToolOutcome, type ToolRegistry } from '../tools/tool.ts';
-import { buildSystemMessage } from './context.ts';
+import { buildSystemMessage, isSmallModel } from './context.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
 import type { EventSink, ToolCallInfo, TurnResult, TurnUsage } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
@@ -91,6 +91,7 @@ export class ReactLoop {
       }
     } catch (error) {
       if (run.signal.aborted || (error as Error).name === 'AbortError') return this.finishStopped(run, 'user');
+      if (isDomainError(error) && error.kind === 'usage_limit') return this.finishWithNotice(run, error.message);
       turn.status = 'failed';
       await this.deps.turns.save(turn).catch(() => {});
       const message = isDomainError(error) ? error.message : `The agent failed: ${(error as Error).message}`;
@@ -107,6 +108,7 @@ export class ReactLoop {
       documentId: turn.documentId,
       modelId: turn.settings.model,
       workingState: turn.workingState,
+      mentions: turn.settings.mentions,
     });
     const { value, costUsd } = await this.deps.llm.call(
       { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', documentId: turn.documentId },
@@ -118,6 +120,7 @@ export class ReactLoop {
           messages: turn.messages,
           tools: toolSetOf(this.deps.tools),
           roundIndex,
+          historyBudgetTokens: isSmallModel(turn.settings.model) ? 12_000 : 48_000,
           emit: run.emit,
           abortSignal: run.signal,
           maxRetries: context.maxRetries,
@@ -242,6 +245,19 @@ export class ReactLoop {
     }
     if (!runsWithoutApproval(tool, policy) && decision?.approved !== true) return { success: false, error: REJECTED };
     return executeTool(tool, { ...this.deps.toolContext, workingState: run.turn.workingState, abortSignal: run.signal }, input);
+  }
+
+  /** Ends the turn with a message of ours (the model could not be asked), kept in the history. */
+  private async finishWithNotice(run: LoopRun, message: string): Promise<TurnResult> {
+    const { turn } = run;
+    const roundIndex = turn.progress.steps;
+    turn.progress.text = message;
+    turn.progress.thinking = '';
+    turn.messages.push({ role: 'assistant', content: message });
+    turn.status = 'finished';
+    await this.deps.turns.save(turn);
+    await run.emit({ type: 'assistant_text_done', full_text: message, round_index: roundIndex });
+    return this.finish(run, this.result(turn));
   }
 
   private async pause(run: LoopRun, pending: PendingBatch): Promise<TurnResult> {

@@ -1,7 +1,18 @@
-import { type LanguageModel, type LanguageModelUsage, type ModelMessage, streamText, type ToolSet, tool, zodSchema } from 'ai';
+import {
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  streamText,
+  type ToolCallRepairFunction,
+  type ToolSet,
+  tool,
+  zodSchema,
+} from 'ai';
+import { jsonrepair } from 'jsonrepair';
 import type { ToolRegistry } from '../tools/tool.ts';
 import { requestInputTool } from './control-tools.ts';
 import type { EventSink } from './events.ts';
+import { historyForStep } from './history.ts';
 
 /** A call the model asked for; `invalid` says why it cannot run as asked (unknown tool, bad JSON). */
 export interface ModelToolCall {
@@ -39,34 +50,64 @@ export interface StepInput {
   messages: ModelMessage[];
   tools: ToolSet;
   roundIndex: number;
+  /** How much history to send (the newest messages, whole tool exchanges). */
+  historyBudgetTokens: number;
   emit: EventSink;
   abortSignal: AbortSignal;
   maxRetries: number;
   timeoutMs: number;
 }
 
+const REASONING_OPENAI = /^openai:(o\d|gpt-5)/;
+const THINKING_ANTHROPIC = /^anthropic:claude-(sonnet-4|opus-4|3-7-sonnet)/;
+const THINKING_GOOGLE = /^google:gemini-2\.5/;
+
 /**
- * Provider options of seed 000 §11: OpenAI-style models batch tool calls unless told not to.
- * OpenAI's Responses API would otherwise refer back to items it stored (`item_reference`);
- * with store off the history we keep is sent in full, so it replays anywhere, any time.
+ * Provider options of seed 000 §11, per provider: one tool call at a time (OpenAI-style models
+ * batch them otherwise); reasoning shown where the model has it; temperature left to the
+ * provider (thinking models require their own). OpenAI's Responses API would otherwise refer
+ * back to items it stored (`item_reference`); with store off the history we keep is sent in
+ * full, so it replays anywhere, any time.
  */
-function providerOptionsFor(modelId: string) {
+export function providerOptionsFor(modelId: string) {
   return {
-    openai: { parallelToolCalls: false, store: false },
+    openai: {
+      parallelToolCalls: false,
+      store: false,
+      ...(REASONING_OPENAI.test(modelId) ? { reasoningSummary: 'auto', reasoningEffort: 'low' } : {}),
+    },
     'openai-compatible': { parallelToolCalls: false },
+    ollama: { parallelToolCalls: false },
     groq: { parallelToolCalls: false },
     xai: { parallelToolCalls: false },
-    ...(modelId.startsWith('anthropic:') ? { anthropic: { disableParallelToolUse: true } } : {}),
+    anthropic: {
+      disableParallelToolUse: true,
+      ...(THINKING_ANTHROPIC.test(modelId) ? { thinking: { type: 'enabled', budgetTokens: 2048 } } : {}),
+    },
+    ...(THINKING_GOOGLE.test(modelId) ? { google: { thinkingConfig: { includeThoughts: true } } } : {}),
   };
 }
+
+/**
+ * Malformed tool-call JSON (a trailing comma, a missing brace) is repaired when it can be;
+ * otherwise the call stays invalid and the model gets the parse error to correct.
+ */
+const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
+  try {
+    return { ...toolCall, input: JSON.stringify(JSON.parse(jsonrepair(toolCall.input))) };
+  } catch {
+    return null;
+  }
+};
 
 /** One LLM call, streamed: text and thinking go out as they come; tool calls are collected, not run. */
 export async function runStep(input: StepInput): Promise<StepOutcome> {
   const result = streamText({
     model: input.model,
     system: input.system,
-    messages: input.messages,
+    messages: historyForStep(input.messages, input.modelId.slice(0, input.modelId.indexOf(':')), input.historyBudgetTokens),
     tools: input.tools,
+    experimental_repairToolCall: repairToolCall,
     abortSignal: input.abortSignal,
     maxRetries: input.maxRetries,
     timeout: input.timeoutMs,

@@ -16,6 +16,8 @@ export interface TurnSettings {
   maxSteps: number;
   autoApprove: boolean;
   autoApprovedTools: string[];
+  /** The resolved @mentions of the person's message, for every step's system message. */
+  mentions: string;
 }
 
 /** One tool call as the audit keeps it. */

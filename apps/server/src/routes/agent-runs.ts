@@ -1,0 +1,70 @@
+import { getRunRecord, listRunRecords, type RunRecord } from '@docagent/agent';
+import { z } from 'zod';
+import { orgOf } from '../http/auth.ts';
+import type { RouteDeps, ZodApp } from '../http/types.ts';
+import { ErrorBodySchema, iso, OrgParamsSchema } from './schemas.ts';
+
+/** The audit of agent turns (seed 004's run capsules): tool calls, approvals, timings, usage. Admins only. */
+
+const RunSchema = z.object({
+  id: z.string(),
+  turn_id: z.string(),
+  user_id: z.string().nullable(),
+  document_id: z.string().nullable(),
+  model: z.string(),
+  status: z.string(),
+  tool_calls: z.array(z.unknown()),
+  usage: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const toBody = (r: RunRecord): z.infer<typeof RunSchema> => ({
+  id: r.id,
+  turn_id: r.turnId,
+  user_id: r.userId,
+  document_id: r.documentId,
+  model: r.model,
+  status: r.status,
+  tool_calls: r.toolCalls,
+  usage: r.usage,
+  created_at: iso(r.createdAt),
+  updated_at: iso(r.updatedAt),
+});
+
+const errors = { 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+export function agentRunRoutes(app: ZodApp, { db }: RouteDeps): void {
+  app.get(
+    '/v0/orgs/:organization_id/agent/runs',
+    {
+      schema: {
+        summary: "The organization's agent runs, newest first (admins)",
+        tags: ['chat'],
+        params: OrgParamsSchema,
+        querystring: z.object({
+          skip: z.coerce.number().int().min(0).default(0),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+        response: { 200: z.object({ runs: z.array(RunSchema), total_count: z.number(), skip: z.number() }), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await listRunRecords(db, orgOf(request), request.query);
+      return { runs: page.records.map(toBody), total_count: page.total, skip: request.query.skip };
+    },
+  );
+
+  app.get(
+    '/v0/orgs/:organization_id/agent/runs/:run_id',
+    {
+      schema: {
+        summary: 'One agent run with every tool call (admins)',
+        tags: ['chat'],
+        params: OrgParamsSchema.extend({ run_id: z.string().min(1).max(64) }),
+        response: { 200: RunSchema, ...errors },
+      },
+    },
+    async (request) => toBody(await getRunRecord(db, orgOf(request), request.params.run_id)),
+  );
+}

@@ -1,0 +1,161 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ChatFrame, readChatFrames } from './chatStream';
+import { deleteNoContent, getJson, postEventStream, postJson, postNoContent } from './client';
+import type { ModelList } from './models';
+import { orgApiPath } from './queries';
+
+export interface ThreadSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A part of a stored message, as the AI SDK's ModelMessage has it. */
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      output: { type: string; value: unknown };
+    }
+  | { type: string };
+
+export interface StoredMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | MessagePart[];
+}
+
+export interface Thread extends ThreadSummary {
+  messages: StoredMessage[];
+  extraction: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  messages: { role: 'user'; content: string }[];
+  model?: string;
+  auto_approve?: boolean;
+  thread_id?: string;
+}
+
+export interface Approval {
+  call_id: string;
+  approved: boolean;
+  arguments?: unknown;
+}
+
+export interface ApproveRequest {
+  turn_id: string;
+  approvals: Approval[];
+  input?: string;
+  thread_id?: string;
+}
+
+/** Models change only when the server's configuration does. */
+const MODELS_STALE_MS = 5 * 60_000;
+
+export function chatPath(orgId: string, documentId: string): string {
+  return `${orgApiPath(orgId)}/documents/${encodeURIComponent(documentId)}/chat`;
+}
+
+function chatQueryKey(orgId: string, documentId: string) {
+  return ['orgs', orgId, 'chat', documentId] as const;
+}
+
+function threadsQueryKey(orgId: string, documentId: string) {
+  return [...chatQueryKey(orgId, documentId), 'threads'] as const;
+}
+
+export function threadQueryKey(orgId: string, documentId: string, threadId: string) {
+  return [...chatQueryKey(orgId, documentId), 'thread', threadId] as const;
+}
+
+/** The models the agent can chat with, the default one, and what to configure when there is none. */
+export function useChatModelsQuery(orgId: string) {
+  return useQuery({
+    queryKey: ['orgs', orgId, 'chat', 'models'],
+    queryFn: () => getJson<ModelList>(`${orgApiPath(orgId)}/llm/models?chat_only=true`),
+    staleTime: MODELS_STALE_MS,
+  });
+}
+
+/** Your conversations about the document, latest first. */
+export function useThreadsQuery(orgId: string, documentId: string) {
+  return useQuery({
+    queryKey: threadsQueryKey(orgId, documentId),
+    queryFn: () => getJson<{ threads: ThreadSummary[] }>(`${chatPath(orgId, documentId)}/threads`),
+    select: ({ threads }) => threads,
+  });
+}
+
+export function fetchThread(orgId: string, documentId: string, threadId: string): Promise<Thread> {
+  return getJson<Thread>(`${chatPath(orgId, documentId)}/threads/${encodeURIComponent(threadId)}`);
+}
+
+export function useCreateThreadMutation(orgId: string, documentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (title: string) =>
+      (await postJson<{ thread_id: string }>(`${chatPath(orgId, documentId)}/threads`, { body: { title } })).thread_id,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) }),
+  });
+}
+
+export function useDeleteThreadMutation(orgId: string, documentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (threadId: string) => deleteNoContent(`${chatPath(orgId, documentId)}/threads/${encodeURIComponent(threadId)}`),
+    onSuccess: (_result, threadId) => {
+      queryClient.removeQueries({ queryKey: threadQueryKey(orgId, documentId, threadId) });
+      return queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) });
+    },
+  });
+}
+
+/** Starts a turn and reports its frames until the stream ends. */
+export async function streamChat(
+  orgId: string,
+  documentId: string,
+  request: ChatRequest,
+  signal: AbortSignal,
+  onFrame: (frame: ChatFrame) => void,
+): Promise<void> {
+  const body = await postEventStream(chatPath(orgId, documentId), { body: { ...request, stream: true }, signal });
+  await readChatFrames(body, onFrame);
+}
+
+/** Continues a paused turn with the approvals (and the answer to its question), reporting its frames. */
+export async function streamApprove(
+  orgId: string,
+  documentId: string,
+  request: ApproveRequest,
+  signal: AbortSignal,
+  onFrame: (frame: ChatFrame) => void,
+): Promise<void> {
+  const body = await postEventStream(`${chatPath(orgId, documentId)}/approve`, {
+    body: { ...request, stream: true },
+    signal,
+  });
+  await readChatFrames(body, onFrame);
+}
+
+export function stopTurn(orgId: string, documentId: string, turnId: string): Promise<void> {
+  return postNoContent(`${chatPath(orgId, documentId)}/stop`, { body: { turn_id: turnId } });
+}
+
+/**
+ * After a turn the agent's tools may have changed anything of the organization: the document,
+ * its results, schemas, prompts, tags. Everything is re-read except the conversation itself,
+ * which the page already shows as it streamed.
+ */
+export function useRefreshAfterTurn(orgId: string): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.invalidateQueries({
+      queryKey: ['orgs', orgId],
+      predicate: (query) => !(query.queryKey[2] === 'chat' && query.queryKey[4] === 'thread'),
+    });
+}

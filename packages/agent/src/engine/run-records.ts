@@ -1,0 +1,41 @@
+import { type Db, forbidden, notFound, type OrgAccess, tables } from '@docagent/core';
+import { and, count, desc, eq } from 'drizzle-orm';
+
+const { agentRunRecords } = tables;
+
+export type RunRecord = typeof agentRunRecords.$inferSelect;
+
+function requireAdmin(access: OrgAccess): void {
+  if (access.role !== 'admin') throw forbidden("Only an organization's admins can read its agent run records.");
+}
+
+/** The audit of the organization's agent turns, newest first. Admins only. */
+export async function listRunRecords(
+  db: Db,
+  access: OrgAccess,
+  page: { skip: number; limit: number },
+): Promise<{ records: RunRecord[]; total: number }> {
+  requireAdmin(access);
+  const where = eq(agentRunRecords.orgId, access.orgId);
+  const [records, [total]] = await Promise.all([
+    db
+      .select()
+      .from(agentRunRecords)
+      .where(where)
+      .orderBy(desc(agentRunRecords.createdAt), desc(agentRunRecords.id))
+      .offset(page.skip)
+      .limit(page.limit),
+    db.select({ n: count() }).from(agentRunRecords).where(where),
+  ]);
+  return { records, total: total?.n ?? 0 };
+}
+
+export async function getRunRecord(db: Db, access: OrgAccess, runId: string): Promise<RunRecord> {
+  requireAdmin(access);
+  const [record] = await db
+    .select()
+    .from(agentRunRecords)
+    .where(and(eq(agentRunRecords.orgId, access.orgId), eq(agentRunRecords.id, runId)));
+  if (!record) throw notFound(`Run record ${runId}`);
+  return record;
+}
