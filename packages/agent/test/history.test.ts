@@ -18,9 +18,10 @@ const toolResult: ModelMessage = {
 
 test('signed thinking goes back to its provider and is dropped for another', () => {
   assert.deepEqual(forProvider([assistantWithThinking], 'anthropic'), [assistantWithThinking]);
-  const forOpenAi = forProvider([assistantWithThinking], 'openai')[0];
+  const [forOpenAi] = forProvider([assistantWithThinking], 'openai');
+  assert.ok(forOpenAi);
   assert.deepEqual(
-    (forOpenAi?.content as Array<{ type: string }>).map((p) => p.type),
+    (forOpenAi.content as Array<{ type: string }>).map((p) => p.type),
     ['text', 'tool-call'],
   );
 });
@@ -31,7 +32,9 @@ test('a tool call without its result is reduced to text; answered calls stay', (
   assert.equal(parts.at(-1)?.type, 'text');
   assert.match(parts.at(-1)?.text ?? '', /called get_tag .* it did not run/);
   const answered = withoutOrphanedCalls([{ role: 'user', content: 'hi' }, assistantWithThinking, toolResult]);
-  assert.equal((answered[1]?.content as Array<{ type: string }>).at(-1)?.type, 'tool-call');
+  const replayed = answered[1];
+  assert.ok(replayed);
+  assert.equal((replayed.content as Array<{ type: string }>).at(-1)?.type, 'tool-call');
 });
 
 test('the window starts at a user message, so a tool result never travels without its call', () => {
