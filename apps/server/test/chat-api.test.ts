@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { createPrompt, createSchema, createTag, getTag } from '@docagent/core';
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
@@ -392,6 +393,52 @@ describe('bad input', () => {
       (await post(base(), { messages: [{ role: 'user', content: 'hi' }], thread_id: 'not-a-thread' })).statusCode,
       404,
     );
+  });
+
+  test('every tool taking an id finds nothing of another organization, even auto-approved', async () => {
+    const bobAccess = { orgId: bob.org.id, role: 'admin' as const, userId: bob.user.id };
+    const bobTag = await createTag(t.database.db, bob.org.id, { name: 'bob-only' });
+    const bobSchema = await createSchema(t.database.db, bobAccess, { name: 'bob schema', responseFormat });
+    const bobPrompt = await createPrompt(t.database.db, bobAccess, {
+      name: 'bob prompt',
+      content: 'x',
+      schemaId: bobSchema.schemaId,
+    });
+    const upload = await post(
+      `/v0/orgs/${bob.org.id}/documents`,
+      { documents: [{ name: 'bob.txt', content: Buffer.from(INVOICE).toString('base64') }] },
+      bob.token,
+    );
+    const bobDoc = json<{ documents: Array<{ document_id: string }> }>(upload).documents[0]?.document_id ?? '';
+    const calls = [
+      { name: 'get_ocr_text', arguments: { document_id: bobDoc } },
+      { name: 'get_extraction_result', arguments: { document_id: bobDoc, prompt_revid: bobPrompt.promptRevid } },
+      { name: 'run_extraction', arguments: { prompt_revid: bobPrompt.promptRevid } },
+      { name: 'update_extraction_field', arguments: { prompt_revid: bobPrompt.promptRevid, path: 'total', value: 1 } },
+      { name: 'update_document', arguments: { document_id: bobDoc, document_name: 'stolen' } },
+      { name: 'delete_document', arguments: { document_id: bobDoc } },
+      { name: 'get_schema', arguments: { schema_revid: bobSchema.schemaRevid } },
+      { name: 'validate_against_schema', arguments: { schema_revid: bobSchema.schemaRevid, data: {} } },
+      { name: 'update_schema', arguments: { schema_id: bobSchema.schemaId, name: 'stolen' } },
+      { name: 'delete_schema', arguments: { schema_id: bobSchema.schemaId } },
+      { name: 'get_prompt', arguments: { prompt_revid: bobPrompt.promptRevid } },
+      { name: 'update_prompt', arguments: { prompt_id: bobPrompt.promptId, content: 'stolen' } },
+      { name: 'delete_prompt', arguments: { prompt_id: bobPrompt.promptId } },
+      { name: 'get_tag', arguments: { tag_id: bobTag.id } },
+      { name: 'update_tag', arguments: { tag_id: bobTag.id, name: 'stolen' } },
+      { name: 'delete_tag', arguments: { tag_id: bobTag.id } },
+    ];
+    fake.setHandler((r) => (toolOutputs(r).length === 0 ? { toolCalls: calls } : { text: 'Nothing found.' }));
+    const res = await post(base(), { messages: [{ role: 'user', content: 'Use these ids.' }], stream: true, auto_approve: true });
+    const results = framesOf(res.body).filter((f) => f.data.type === 'tool_result');
+    assert.equal(results.length, calls.length);
+    for (const r of results) {
+      assert.equal(r.data.success, false, `${String(r.data.name)} must fail`);
+      assert.match(String(r.data.error), /not found/i, String(r.data.name));
+    }
+    assert.equal((await getTag(t.database.db, bob.org.id, bobTag.id)).name, 'bob-only');
+    const bobDocument = await get(`/v0/orgs/${bob.org.id}/documents/${bobDoc}?include_content=false`, bob.token);
+    assert.equal(json<{ document_name: string }>(bobDocument).document_name, 'bob.txt');
   });
 
   test('run records keep every tool call with its approval, for admins only', async () => {
