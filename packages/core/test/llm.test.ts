@@ -82,6 +82,8 @@ describe('model registry', () => {
       assert.equal(e.kind, 'unavailable');
       assert.match(e.message, /OPENAI_API_KEY/);
       assert.match(e.message, /OLLAMA_BASE_URL/);
+      assert.match(e.message, /OPENAI_COMPATIBLE_BASE_URL/);
+      assert.doesNotMatch(e.message, /OPENAI_COMPATIBLE_API_KEY/);
       return true;
     });
     assert.match((await llm.offer(orgId)).configureHint ?? '', /OPENAI_API_KEY/);

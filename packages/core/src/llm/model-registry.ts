@@ -48,7 +48,10 @@ const splitList = (value: string | undefined): string[] =>
     .filter(Boolean);
 
 /** The sentence every "nothing is configured" error ends with. */
-export const CONFIGURE_PROVIDER_HINT = `Set ${PROVIDER_NAMES.map((p) => PROVIDERS[p].apiKeyEnv ?? PROVIDERS[p].baseUrlEnv)
+// Local endpoints are set up by their base URL (a key is optional), the others by their key.
+export const CONFIGURE_PROVIDER_HINT = `Set ${PROVIDER_NAMES.map((p) =>
+  PROVIDERS[p].local ? PROVIDERS[p].baseUrlEnv : PROVIDERS[p].apiKeyEnv,
+)
   .filter((v, i, all) => all.indexOf(v) === i)
   .join(
     ', ',
