@@ -1,20 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  AgentEngine,
-  type ChatDeps,
-  createDocumentToolRegistry,
-  modelLayerGateway,
-  ThreadStore,
-  type ToolContext,
-  TurnEventLog,
-  TurnStore,
-} from '@docagent/agent';
 import { type Database, ModelRegistry, SecretBox } from '@docagent/core';
-
-type ToolServices = ToolContext['services'];
-
 import type { Config } from './config.ts';
 
 /**
@@ -41,15 +28,4 @@ export function createModelRegistry(database: Database, config: Config): ModelRe
     maxRetries: config.llm.maxRetries,
     timeoutMs: config.llm.timeoutMs,
   });
-}
-
-/** The document agent: engine, threads and the frame log, on the product's model layer. */
-export function createDocumentAgent(services: ToolServices, llm: ModelRegistry, config: Config): ChatDeps {
-  const engine = new AgentEngine({
-    llm: modelLayerGateway(llm),
-    tools: createDocumentToolRegistry(),
-    turns: new TurnStore(services.db, config.turnTtlSeconds),
-    services,
-  });
-  return { engine, threads: new ThreadStore(services.db), events: new TurnEventLog(services.db) };
 }

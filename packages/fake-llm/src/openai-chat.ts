@@ -5,6 +5,7 @@
  */
 import {
   type FakeUsage,
+  fieldOf,
   type JsonBody,
   nowSeconds,
   type RenderInput,
@@ -61,7 +62,7 @@ export function chatJson(input: RenderInput): unknown {
 
 /** Usage arrives in a final `choices: []` chunk only when the request asked for it (`stream_options.include_usage`), as with OpenAI. */
 export function chatEvents(input: RenderInput, body: JsonBody): SseEvent[] {
-  const includeUsage = body?.stream_options?.include_usage === true;
+  const includeUsage = fieldOf(body, 'stream_options', 'include_usage') === true;
   const id = randomId('chatcmpl-');
   const created = nowSeconds();
   const events: SseEvent[] = [];

@@ -4,6 +4,7 @@
  */
 import {
   type FakeUsage,
+  fieldOf,
   type JsonBody,
   nowSeconds,
   type RenderInput,
@@ -86,7 +87,7 @@ function responseObject(
     output,
     parallel_tool_calls: body?.parallel_tool_calls ?? true,
     previous_response_id: body?.previous_response_id ?? null,
-    reasoning: { effort: body?.reasoning?.effort ?? null, summary: body?.reasoning?.summary ?? null },
+    reasoning: { effort: fieldOf(body, 'reasoning', 'effort') ?? null, summary: fieldOf(body, 'reasoning', 'summary') ?? null },
     service_tier: 'default',
     store: body?.store ?? true,
     temperature: body?.temperature ?? 1,

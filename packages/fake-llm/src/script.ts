@@ -41,8 +41,18 @@ export interface RecordedRequest {
   stream: boolean;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a parsed request body, read field by field by the renderers
-export type JsonBody = any;
+/** A parsed request body: a JSON object, whose fields the renderers check before use. */
+export type JsonBody = Record<string, unknown>;
+
+/** A nested field of a request body (`fieldOf(body, 'reasoning', 'effort')`), undefined where the path breaks off. */
+export function fieldOf(value: unknown, ...path: string[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
 
 /** One server-sent event. `event` is the `event:` line (omitted by Chat Completions); `data` is JSON-encoded unless it is a string. */
 export interface SseEvent {

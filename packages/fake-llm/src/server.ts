@@ -150,7 +150,7 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
       fail(413, `fake-llm: request body exceeds ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
       return;
     }
-    let body: JsonBody;
+    let body: unknown;
     try {
       body = JSON.parse(read.text);
     } catch (error) {
@@ -161,7 +161,8 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
       fail(400, 'fake-llm: request body must be a JSON object');
       return;
     }
-    const request: RecordedRequest = { protocol, path, headers: headerRecord(req), body, stream: body.stream === true };
+    const fields = body as JsonBody;
+    const request: RecordedRequest = { protocol, path, headers: headerRecord(req), body, stream: fields.stream === true };
     requests.push(request);
 
     const reply = await nextReply(request);
@@ -171,11 +172,11 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
       fail(reply.status, reply.message ?? `fake-llm: scripted error ${reply.status}`, extra);
       return;
     }
-    const input = prepareAnswer(reply as AnswerReply, body, impl.toolIdPrefix);
+    const input = prepareAnswer(reply as AnswerReply, fields, impl.toolIdPrefix);
     if (request.stream) {
-      await writeSse(res, impl.events(input, body), idHeader, reply.cutAfterEvents);
+      await writeSse(res, impl.events(input, fields), idHeader, reply.cutAfterEvents);
     } else {
-      sendJson(res, 200, impl.json(input, body), idHeader);
+      sendJson(res, 200, impl.json(input, fields), idHeader);
     }
   }
 

@@ -1,9 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { type Tag, useUpdateTagMutation } from '../api/tags';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { TextField } from '../components/TextField';
-import { ColorField } from './ColorField';
+import { TagFields } from './TagFields';
+import { useTagDraft } from './useTagDraft';
 
 interface EditTagRowProps {
   orgId: string;
@@ -14,21 +14,17 @@ interface EditTagRowProps {
 
 /** A table row that edits a tag in place; a form cannot sit directly in a row, so it spans the whole row. */
 export function EditTagRow({ orgId, tag, columns, onDone }: EditTagRowProps) {
-  const [name, setName] = useState(tag.name);
-  const [color, setColor] = useState(tag.color);
-  const [description, setDescription] = useState(tag.description);
-  const [nameError, setNameError] = useState<string | undefined>();
+  const { draft, change, nameError, checked } = useTagDraft({
+    name: tag.name,
+    color: tag.color,
+    description: tag.description,
+  });
   const updateTag = useUpdateTagMutation(orgId);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const trimmed = name.trim();
-    if (trimmed === '') {
-      setNameError('Enter a name for the tag.');
-      return;
-    }
-    setNameError(undefined);
-    updateTag.mutate({ id: tag.id, name: trimmed, color, description: description.trim() }, { onSuccess: onDone });
+    const fields = checked();
+    if (fields) updateTag.mutate({ id: tag.id, ...fields }, { onSuccess: onDone });
   }
 
   return (
@@ -36,26 +32,7 @@ export function EditTagRow({ orgId, tag, columns, onDone }: EditTagRowProps) {
       <td colSpan={columns} className="px-4 py-3">
         <form aria-label={`Edit tag ${tag.name}`} onSubmit={handleSubmit} noValidate className="space-y-3">
           <div className="flex flex-wrap items-start gap-3">
-            <TextField
-              label="Name"
-              name="name"
-              autoComplete="off"
-              maxLength={64}
-              className="w-full max-w-xs"
-              error={nameError}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-            <ColorField label="Color" value={color} onChange={setColor} />
-            <TextField
-              label="Description"
-              name="description"
-              autoComplete="off"
-              maxLength={500}
-              className="w-full max-w-sm"
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-            />
+            <TagFields draft={draft} onChange={change} nameError={nameError} />
             <div className="mt-6 flex gap-2">
               <Button type="submit" className="py-2" disabled={updateTag.isPending}>
                 Save

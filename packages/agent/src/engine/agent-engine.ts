@@ -1,10 +1,11 @@
 import { invalidInput, type OrgAccess } from '@docagent/core';
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { ToolContext, ToolRegistry, WorkingState } from '../tools/tool.ts';
 import type { EventSink, TurnResult } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
 import { type Mention, resolveMentions } from './mentions.ts';
 import { type Decisions, ReactLoop } from './react-loop.ts';
+import { toolSetOf } from './step.ts';
 import { NO_TURN_USAGE, type TurnStore } from './turn-store.ts';
 
 export const DEFAULT_MAX_STEPS = 10;
@@ -48,9 +49,11 @@ export class AgentEngine {
   private readonly deps: EngineDeps;
   /** Turns running in this process, so a stop reaches their in-flight LLM call at once. */
   private readonly running = new Map<string, AbortController>();
+  private readonly toolSet: ToolSet;
 
   constructor(deps: EngineDeps) {
     this.deps = deps;
+    this.toolSet = toolSetOf(deps.tools);
   }
 
   get tools(): ToolRegistry {
@@ -136,6 +139,7 @@ export class AgentEngine {
     return new ReactLoop({
       llm: this.deps.llm,
       tools: this.deps.tools,
+      toolSet: this.toolSet,
       turns: this.deps.turns,
       toolContext: { access, documentId, services: this.deps.services },
     });

@@ -1,15 +1,20 @@
 import { addUsage, isDomainError, tokenUsage } from '@docagent/core';
-import type { ModelMessage, ToolResultPart } from 'ai';
-import { executeTool, type ToolContext, type ToolOutcome, type ToolRegistry } from '../tools/tool.ts';
+import type { ModelMessage, ToolResultPart, ToolSet } from 'ai';
+import { executeTool, type ToolContext, type ToolDefinition, type ToolOutcome, type ToolRegistry } from '../tools/tool.ts';
 import { buildSystemMessage, isSmallModel } from './context.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
 import type { EventSink, ToolCallInfo, TurnResult, TurnUsage } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
 import { runsWithoutApproval } from './policy.ts';
-import { type ModelToolCall, runStep, toolSetOf } from './step.ts';
-import type { AuditedCall, PendingBatch, Turn, TurnStore } from './turn-store.ts';
+import { type ModelToolCall, runStep } from './step.ts';
+import type { PendingBatch, Turn, TurnStore } from './turn-store.ts';
 
 export const REJECTED = 'User rejected this action.';
+
+type Verdict =
+  | { kind: 'run'; tool: ToolDefinition; approval: 'not_needed' | 'policy' | 'user' }
+  | { kind: 'answer'; approval: 'not_needed' }
+  | { kind: 'refuse'; error: string; approval: 'not_needed' | 'rejected' };
 export const STOPPED = 'Stopped by the user before this call ran.';
 
 /** What the person decided about a paused batch. */
@@ -22,6 +27,8 @@ export interface Decisions {
 export interface LoopDeps {
   llm: LlmGateway;
   tools: ToolRegistry;
+  /** The tools as the model sees them, built once from the registry. */
+  toolSet: ToolSet;
   turns: TurnStore;
   toolContext: Omit<ToolContext, 'workingState' | 'abortSignal'>;
 }
@@ -118,7 +125,7 @@ export class ReactLoop {
           modelId: turn.settings.model,
           system,
           messages: turn.messages,
-          tools: toolSetOf(this.deps.tools),
+          tools: this.deps.toolSet,
           roundIndex,
           historyBudgetTokens: isSmallModel(turn.settings.model) ? 12_000 : 48_000,
           emit: run.emit,
@@ -158,42 +165,30 @@ export class ReactLoop {
   /** Runs a batch in order; true when a stop cut it short (the rest got a "stopped" result). */
   private async executeBatch(run: LoopRun, roundIndex: number, calls: ModelToolCall[], decisions: Decisions): Promise<boolean> {
     const { turn } = run;
-    const policy = { autoApprove: turn.settings.autoApprove, autoApprovedTools: turn.settings.autoApprovedTools };
     const plan = calls.map((call) => {
       const decision = decisions.approvals.get(call.id);
       const input = decision?.arguments !== undefined ? decision.arguments : call.input;
-      return { call, input, decision };
+      return { call, input, verdict: this.verdictOf(turn, call, decision) };
     });
-    const willRun = plan.filter(({ call, decision }) => {
-      if (call.invalid || call.name === REQUEST_INPUT) return false;
-      const tool = this.deps.tools.get(call.name);
-      return tool !== undefined && (runsWithoutApproval(tool, policy) || decision?.approved === true);
-    });
-    if (willRun.length > 0) {
-      await run.emit({
-        type: 'tool_calls',
-        round_index: roundIndex,
-        tool_calls: willRun.map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input })),
-      });
-    }
+    const executed = plan
+      .filter(({ verdict }) => verdict.kind === 'run')
+      .map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input }));
+    if (executed.length > 0) await run.emit({ type: 'tool_calls', round_index: roundIndex, tool_calls: executed });
     const results: ToolResultPart[] = [];
     let stopped = false;
-    for (const { call, input, decision } of plan) {
-      let outcome: ToolOutcome;
+    for (const { call, input, verdict } of plan) {
       const started = new Date();
-      if (stopped || (await this.stopWanted(run))) {
-        stopped = true;
-        outcome = { success: false, error: STOPPED };
-      } else {
-        outcome = await this.outcomeOf(run, call, input, decision, decisions.answer, policy);
-      }
+      stopped = stopped || (await this.stopWanted(run));
+      const outcome: ToolOutcome = stopped
+        ? { success: false, error: STOPPED }
+        : await this.outcomeOf(run, verdict, input, decisions.answer);
       turn.progress.audit.push({
         round_index: roundIndex,
         call_id: call.id,
         name: call.name,
         arguments: input,
-        approval: approvalOf(this.deps.tools, call, decision, policy, stopped),
-        approved_by: decision?.approved ? (turn.userId ?? null) : null,
+        approval: stopped ? 'stopped' : verdict.approval,
+        approved_by: verdict.approval === 'user' ? turn.userId : null,
         success: outcome.success,
         ...(outcome.success ? { output: outcome.result } : { error: outcome.error }),
         started_at: started.toISOString(),
@@ -218,33 +213,43 @@ export class ReactLoop {
       });
     }
     turn.messages.push({ role: 'tool', content: results } as ModelMessage);
-    const executed = willRun.map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input }));
     turn.progress.executedRounds.push({ round_index: roundIndex, tool_calls: executed });
     await run.emit({ type: 'round_executed', round_index: roundIndex, thinking: turn.progress.thinking, tool_calls: executed });
     return stopped;
   }
 
-  private async outcomeOf(
-    run: LoopRun,
-    call: ModelToolCall,
-    input: unknown,
-    decision: { approved: boolean } | undefined,
-    answer: string | undefined,
-    policy: { autoApprove: boolean; autoApprovedTools: string[] },
-  ): Promise<ToolOutcome> {
-    if (call.invalid) return { success: false, error: call.invalid };
-    if (call.name === REQUEST_INPUT) {
-      return answer === undefined
-        ? { success: false, error: 'The person gave no answer.' }
-        : { success: true, result: { answer } };
-    }
+  /** What happens to one call of a batch, decided once: it runs, answers the question, or is refused. */
+  private verdictOf(turn: Turn, call: ModelToolCall, decision: { approved: boolean } | undefined): Verdict {
+    if (call.invalid) return { kind: 'refuse', error: call.invalid, approval: 'not_needed' };
+    if (call.name === REQUEST_INPUT) return { kind: 'answer', approval: 'not_needed' };
     const tool = this.deps.tools.get(call.name);
     if (!tool) {
       const known = this.deps.tools.all().map((t) => t.name);
-      return { success: false, error: `There is no tool named ${call.name}. The tools are: ${known.join(', ')}.` };
+      const error = `There is no tool named ${call.name}. The tools are: ${known.join(', ')}.`;
+      return { kind: 'refuse', error, approval: 'not_needed' };
     }
-    if (!runsWithoutApproval(tool, policy) && decision?.approved !== true) return { success: false, error: REJECTED };
-    return executeTool(tool, { ...this.deps.toolContext, workingState: run.turn.workingState, abortSignal: run.signal }, input);
+    if (tool.access === 'read_only') return { kind: 'run', tool, approval: 'not_needed' };
+    const policy = { autoApprove: turn.settings.autoApprove, autoApprovedTools: turn.settings.autoApprovedTools };
+    if (runsWithoutApproval(tool, policy)) return { kind: 'run', tool, approval: 'policy' };
+    if (decision?.approved) return { kind: 'run', tool, approval: 'user' };
+    return { kind: 'refuse', error: REJECTED, approval: 'rejected' };
+  }
+
+  private async outcomeOf(run: LoopRun, verdict: Verdict, input: unknown, answer: string | undefined): Promise<ToolOutcome> {
+    switch (verdict.kind) {
+      case 'refuse':
+        return { success: false, error: verdict.error };
+      case 'answer':
+        return answer === undefined
+          ? { success: false, error: 'The person gave no answer.' }
+          : { success: true, result: { answer } };
+      case 'run':
+        return executeTool(
+          verdict.tool,
+          { ...this.deps.toolContext, workingState: run.turn.workingState, abortSignal: run.signal },
+          input,
+        );
+    }
   }
 
   /** Ends the turn with a message of ours (the model could not be asked), kept in the history. */
@@ -310,20 +315,6 @@ export class ReactLoop {
         : {}),
     };
   }
-}
-
-function approvalOf(
-  tools: ToolRegistry,
-  call: ModelToolCall,
-  decision: { approved: boolean } | undefined,
-  policy: { autoApprove: boolean; autoApprovedTools: string[] },
-  stopped: boolean,
-): AuditedCall['approval'] {
-  if (stopped) return 'stopped';
-  const tool = tools.get(call.name);
-  if (!tool || tool.access === 'read_only') return 'not_needed';
-  if (runsWithoutApproval(tool, policy)) return 'policy';
-  return decision?.approved ? 'user' : 'rejected';
 }
 
 function addTurnUsage(total: TurnUsage, usage: Parameters<typeof tokenUsage>[0], costUsd: number | null): TurnUsage {

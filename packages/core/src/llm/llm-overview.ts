@@ -1,11 +1,5 @@
 import type { OrgAccess } from '../identity/access.ts';
-import {
-  getOrgLlmSettings,
-  type OrgLlmSettings,
-  type ProviderChange,
-  setOrgProvider,
-  updateOrgLlmSettings,
-} from './llm-settings.ts';
+import { type OrgLlmSettings, type ProviderChange, setOrgProvider, updateOrgLlmSettings } from './llm-settings.ts';
 import { PROVIDER_NAMES, PROVIDERS, type ProviderName } from './model-catalog.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { spentThisMonth } from './usage.ts';
@@ -34,15 +28,10 @@ export interface LlmOverview extends OrgLlmSettings {
 }
 
 export async function describeLlmSettings(registry: ModelRegistry, orgId: string): Promise<LlmOverview> {
-  const [configured, settings, enabled, defaultModel, spent] = await Promise.all([
-    registry.providers(orgId),
-    getOrgLlmSettings(registry.db, orgId),
-    registry.models(orgId),
-    registry.defaultModel(orgId),
-    spentThisMonth(registry.db, orgId),
-  ]);
+  const [snapshot, spent] = await Promise.all([registry.snapshot(orgId), spentThisMonth(registry.db, orgId)]);
+  const configured = snapshot.providers;
   return {
-    ...settings,
+    ...snapshot.settings,
     providers: PROVIDER_NAMES.map((name) => {
       const found = configured.find((p) => p.name === name);
       return {
@@ -56,9 +45,9 @@ export async function describeLlmSettings(registry: ModelRegistry, orgId: string
         baseUrlEnv: PROVIDERS[name].baseUrlEnv,
       };
     }),
-    availableModels: configured.flatMap((p) => p.models),
-    enabledModelsResolved: enabled,
-    defaultModelResolved: defaultModel,
+    availableModels: snapshot.available,
+    enabledModelsResolved: snapshot.enabled,
+    defaultModelResolved: snapshot.defaultModel,
     spentThisMonthUsd: spent,
     canStoreKeys: registry.options.secretBox !== undefined,
   };

@@ -58,6 +58,19 @@ export const CONFIGURE_PROVIDER_HINT = `Set ${PROVIDER_NAMES.map((p) =>
   )} in the server's environment (one is enough, e.g. OPENAI_API_KEY) and restart it, or add a provider key in Settings → Models.`;
 
 const NO_MODEL_ENABLED = 'No model is enabled for this organization. An admin can enable one in Settings → Models.';
+const NO_PROVIDER = `No LLM provider is configured. ${CONFIGURE_PROVIDER_HINT}`;
+
+/** An organization's providers and model choices as they stand. */
+export interface OrgModels {
+  providers: ConfiguredProvider[];
+  settings: OrgLlmSettings;
+  /** Every model of the configured providers. */
+  available: string[];
+  enabled: string[];
+  /** The models offered in the agent chat (all enabled ones unless the organization chose). */
+  chat: string[];
+  defaultModel: string | undefined;
+}
 
 /**
  * Which models an organization may use and the AI SDK model objects that reach them: the
@@ -113,18 +126,26 @@ export class ModelRegistry {
     }
   }
 
-  /** The models an organization may use (`chatOnly`: the subset offered in the agent chat). */
-  async models(orgId: string, options: { chatOnly?: boolean } = {}): Promise<string[]> {
+  /** Everything the organization's model choices depend on, read once. */
+  async snapshot(orgId: string): Promise<OrgModels> {
     const [providers, settings] = await Promise.all([this.providers(orgId), getOrgLlmSettings(this.db, orgId)]);
-    return this.modelsFrom(providers, settings, options.chatOnly ?? false);
-  }
-
-  private modelsFrom(providers: ConfiguredProvider[], settings: OrgLlmSettings, chatOnly: boolean): string[] {
     const available = providers.flatMap((p) => p.models);
     const enabled = settings.enabledModels ? available.filter((id) => settings.enabledModels?.includes(id)) : available;
-    if (!chatOnly || !settings.chatModels) return enabled;
-    const chat = enabled.filter((id) => settings.chatModels?.includes(id));
-    return chat.length > 0 ? chat : enabled;
+    const chosenForChat = settings.chatModels ? enabled.filter((id) => settings.chatModels?.includes(id)) : [];
+    return {
+      providers,
+      settings,
+      available,
+      enabled,
+      chat: chosenForChat.length > 0 ? chosenForChat : enabled,
+      defaultModel: this.pickDefault(enabled, settings),
+    };
+  }
+
+  /** The models an organization may use (`chatOnly`: the subset offered in the agent chat). */
+  async models(orgId: string, options: { chatOnly?: boolean } = {}): Promise<string[]> {
+    const snapshot = await this.snapshot(orgId);
+    return options.chatOnly ? snapshot.chat : snapshot.enabled;
   }
 
   /** The models to offer a person, the default among them, and what to configure when there are none. */
@@ -132,21 +153,15 @@ export class ModelRegistry {
     orgId: string,
     options: { chatOnly?: boolean } = {},
   ): Promise<{ models: string[]; defaultModel: string | undefined; configureHint: string | undefined }> {
-    const [providers, settings] = await Promise.all([this.providers(orgId), getOrgLlmSettings(this.db, orgId)]);
-    const models = this.modelsFrom(providers, settings, options.chatOnly ?? false);
-    const configureHint =
-      providers.length === 0
-        ? `No LLM provider is configured. ${CONFIGURE_PROVIDER_HINT}`
-        : models.length === 0
-          ? NO_MODEL_ENABLED
-          : undefined;
-    return { models, defaultModel: this.pickDefault(this.modelsFrom(providers, settings, false), settings), configureHint };
+    const snapshot = await this.snapshot(orgId);
+    const models = options.chatOnly ? snapshot.chat : snapshot.enabled;
+    const configureHint = snapshot.providers.length === 0 ? NO_PROVIDER : models.length === 0 ? NO_MODEL_ENABLED : undefined;
+    return { models, defaultModel: snapshot.defaultModel, configureHint };
   }
 
   /** The organization's default model, if any provider is configured. */
   async defaultModel(orgId: string): Promise<string | undefined> {
-    const [providers, settings] = await Promise.all([this.providers(orgId), getOrgLlmSettings(this.db, orgId)]);
-    return this.pickDefault(this.modelsFrom(providers, settings, false), settings);
+    return (await this.snapshot(orgId)).defaultModel;
   }
 
   private pickDefault(enabled: string[], settings: OrgLlmSettings): string | undefined {
@@ -162,12 +177,9 @@ export class ModelRegistry {
    * the requested one is not among them.
    */
   async resolve(orgId: string, requested?: string | null): Promise<ResolvedModel> {
-    const [providers, settings] = await Promise.all([this.providers(orgId), getOrgLlmSettings(this.db, orgId)]);
-    if (providers.length === 0) {
-      throw new DomainError('unavailable', `No LLM provider is configured. ${CONFIGURE_PROVIDER_HINT}`);
-    }
-    const enabled = this.modelsFrom(providers, settings, false);
-    const id = requested ? parseModelId(requested).id : this.pickDefault(enabled, settings);
+    const { providers, settings, enabled, defaultModel } = await this.snapshot(orgId);
+    if (providers.length === 0) throw new DomainError('unavailable', NO_PROVIDER);
+    const id = requested ? parseModelId(requested).id : defaultModel;
     if (id === undefined) {
       throw invalidInput(NO_MODEL_ENABLED);
     }

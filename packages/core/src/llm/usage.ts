@@ -17,8 +17,6 @@ export interface TokenUsage {
   reasoningTokens: number;
 }
 
-export const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0 });
-
 export function tokenUsage(usage: LanguageModelUsage | undefined): TokenUsage {
   return {
     inputTokens: usage?.inputTokens ?? 0,

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type DocumentRecord, deleteDocument, getDocument, listDocuments, updateDocument } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool, documentIdField } from '../../tools/tool.ts';
-import { DEFAULT_LIMIT, documentIdOf, iso, limitField, nameSearchField, skipField, tagIdsField } from './shared.ts';
+import { documentIdOf, iso, limitField, nameSearchField, skipField, tagIdsField } from './shared.ts';
 
 const metadataField = z.record(z.string().min(1).max(100), z.string().max(1000));
 
@@ -29,15 +29,14 @@ export const listDocumentsTool = defineTool({
     metadata_search: metadataField.optional().describe('Only documents whose metadata has all these key/value pairs'),
   }),
   async run(context, input) {
-    const skip = input.skip ?? 0;
     const page = await listDocuments(context.services.db, context.access.orgId, {
-      skip,
-      limit: input.limit ?? DEFAULT_LIMIT,
+      skip: input.skip,
+      limit: input.limit,
       tagIds: input.tag_ids,
       nameSearch: input.name_search,
       metadataSearch: input.metadata_search,
     });
-    return { documents: page.documents.map(toDocument), total_count: page.total, skip };
+    return { documents: page.documents.map(toDocument), total_count: page.total, skip: input.skip };
   },
 });
 

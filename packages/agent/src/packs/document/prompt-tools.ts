@@ -10,7 +10,7 @@ import {
 } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool.ts';
-import { DEFAULT_LIMIT, idField, iso, limitField, nameSearchField, preview, skipField, tagIdsField } from './shared.ts';
+import { idField, iso, limitField, nameSearchField, preview, skipField, tagIdsField } from './shared.ts';
 
 const promptNameField = z.string().trim().min(1).max(200);
 const contentField = z.string().min(1).max(100_000);
@@ -67,10 +67,9 @@ export const listPromptsTool = defineTool({
     document_id: z.string().trim().min(1).max(64).optional().describe('Only prompts that run on this document'),
   }),
   async run(context, input) {
-    const skip = input.skip ?? 0;
     const page = await listPrompts(context.services.db, context.access.orgId, {
-      skip,
-      limit: input.limit ?? DEFAULT_LIMIT,
+      skip: input.skip,
+      limit: input.limit,
       nameSearch: input.name_search,
       tagIds: input.tag_ids,
       documentId: input.document_id,
@@ -78,7 +77,7 @@ export const listPromptsTool = defineTool({
     return {
       prompts: page.prompts.map((p) => ({ ...toSummary(p), content_preview: preview(p.content, 160) })),
       total_count: page.total,
-      skip,
+      skip: input.skip,
     };
   },
 });

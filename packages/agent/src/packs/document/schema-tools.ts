@@ -11,16 +11,7 @@ import {
 } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool.ts';
-import {
-  DEFAULT_LIMIT,
-  idField,
-  iso,
-  jsonValueField,
-  limitField,
-  nameSearchField,
-  parseJsonArgument,
-  skipField,
-} from './shared.ts';
+import { idField, iso, jsonValueField, limitField, nameSearchField, parseJsonArgument, skipField } from './shared.ts';
 
 const EXAMPLE_RESPONSE_FORMAT =
   '{"type": "json_schema", "json_schema": {"name": "invoice", "strict": true, "schema": {"type": "object", ' +
@@ -69,16 +60,15 @@ export const listSchemasTool = defineTool({
   access: 'read_only',
   input: z.strictObject({ skip: skipField, limit: limitField, name_search: nameSearchField }),
   async run(context, input) {
-    const skip = input.skip ?? 0;
     const page = await listSchemas(context.services.db, context.access.orgId, {
-      skip,
-      limit: input.limit ?? DEFAULT_LIMIT,
+      skip: input.skip,
+      limit: input.limit,
       nameSearch: input.name_search,
     });
     return {
       schemas: page.schemas.map((s) => ({ ...toSummary(s), fields: topLevelFields(s) })),
       total_count: page.total,
-      skip,
+      skip: input.skip,
     };
   },
 });

@@ -10,16 +10,14 @@ export const documentIdOf = (context: ToolContext, documentId: string | undefine
 
 export const idField = (what: string) => z.string().trim().min(1).max(64).describe(what);
 
-export const skipField = z.number().int().min(0).max(100_000).optional().describe('How many items to skip (paging); default 0');
-export const limitField = z.number().int().min(1).max(100).optional().describe('How many items to return, 1-100; default 20');
+export const skipField = z.number().int().min(0).max(100_000).default(0).describe('How many items to skip (paging)');
+export const limitField = z.number().int().min(1).max(100).default(20).describe('How many items to return, 1-100');
 export const nameSearchField = z
   .string()
   .max(200)
   .optional()
   .describe('Only items whose name contains this text (case-insensitive)');
 export const tagIdsField = z.array(z.string().min(1).max(64)).max(100);
-
-export const DEFAULT_LIMIT = 20;
 
 /**
  * A JSON value the model may send either as JSON or as a string of JSON (models often

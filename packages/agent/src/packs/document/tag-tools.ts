@@ -1,7 +1,7 @@
 import { createTag, deleteTag, getTag, listTags, type TagRecord, updateTag } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool.ts';
-import { DEFAULT_LIMIT, idField, limitField, nameSearchField, skipField } from './shared.ts';
+import { idField, limitField, nameSearchField, skipField } from './shared.ts';
 
 const tagNameField = z.string().trim().min(1).max(64);
 const colorField = z
@@ -28,13 +28,12 @@ export const listTagsTool = defineTool({
   access: 'read_only',
   input: z.strictObject({ skip: skipField, limit: limitField, name_search: nameSearchField }),
   async run(context, input) {
-    const skip = input.skip ?? 0;
     const page = await listTags(context.services.db, context.access.orgId, {
-      skip,
-      limit: input.limit ?? DEFAULT_LIMIT,
+      skip: input.skip,
+      limit: input.limit,
       nameSearch: input.name_search,
     });
-    return { tags: page.tags.map(toTag), total_count: page.total, skip };
+    return { tags: page.tags.map(toTag), total_count: page.total, skip: input.skip };
   },
 });
 
