@@ -1,17 +1,37 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BenchOptions } from './bench/agent-stack.ts';
+import { runApiBenchmark } from './bench/api.ts';
+import { runConcurrencyBenchmark } from './bench/concurrency.ts';
+import { runContextBenchmark } from './bench/context.ts';
+import { runEngineBenchmark } from './bench/engine.ts';
 import { runIngestBenchmark } from './bench/ingest.ts';
 import { machine } from './bench/measure.ts';
 
 /**
- * `npm run bench [-- name ...]`: runs the named benchmarks (all by default), prints their
- * tables and writes bench-results/<name>.json. Not part of `npm test`: numbers, not verdicts.
+ * `npm run bench [-- name ...] [--db postgres] [--profile]`: runs the named benchmarks (all by
+ * default), prints their tables and writes bench-results/<name>.json. The servers run on the
+ * embedded database, or with `--db postgres` on a fresh PostgreSQL database of each run
+ * (BENCH_POSTGRES_URL, default the local server), dropped after; `--profile` runs them under
+ * `--cpu-prof`, writing bench-results/profiles/<name>/. Not part of `npm test`: numbers, not verdicts.
  */
-const BENCHMARKS: Record<string, () => Promise<{ table: string; results: unknown }>> = {
+const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<{ table: string; results: unknown }>> = {
   ingest: runIngestBenchmark,
+  engine: runEngineBenchmark,
+  concurrency: runConcurrencyBenchmark,
+  context: runContextBenchmark,
+  api: runApiBenchmark,
 };
 
-const asked = process.argv.slice(2);
+const { values, positionals: asked } = parseArgs({
+  allowPositionals: true,
+  options: { db: { type: 'string', default: 'pglite' }, profile: { type: 'boolean', default: false } },
+});
+if (values.db !== 'pglite' && values.db !== 'postgres') {
+  process.stderr.write(`--db is pglite (the default) or postgres, not ${values.db}.\n`);
+  process.exit(2);
+}
 const unknown = asked.filter((name) => !(name in BENCHMARKS));
 if (unknown.length > 0) {
   process.stderr.write(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(BENCHMARKS).join(', ')}.\n`);
@@ -19,14 +39,21 @@ if (unknown.length > 0) {
 }
 const outDir = join(process.cwd(), 'bench-results');
 mkdirSync(outDir, { recursive: true });
+const started = performance.now();
 for (const name of asked.length > 0 ? asked : Object.keys(BENCHMARKS)) {
   process.stdout.write(`\n## ${name}\n\n`);
-  const { table, results } = await BENCHMARKS[name]!();
+  const benchStarted = performance.now();
+  const { table, results } = await BENCHMARKS[name]!({
+    db: values.db,
+    profileDir: values.profile ? join(outDir, 'profiles', name) : undefined,
+  });
   process.stdout.write(`${table}\n`);
   const file = join(outDir, `${name}.json`);
+  const seconds = (performance.now() - benchStarted) / 1000;
   writeFileSync(
     file,
-    `${JSON.stringify({ benchmark: name, at: new Date().toISOString(), machine: machine(), results }, null, 2)}\n`,
+    `${JSON.stringify({ benchmark: name, at: new Date().toISOString(), machine: machine(), seconds, results }, null, 2)}\n`,
   );
-  process.stdout.write(`\n(written to ${file})\n`);
+  process.stdout.write(`\n(${seconds.toFixed(0)} s; written to ${file})\n`);
 }
+process.stdout.write(`\nAll done in ${((performance.now() - started) / 1000).toFixed(0)} s.\n`);

@@ -30,3 +30,15 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
   const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
+
+/** The value below which `p` percent of the values fall (nearest rank); NaN for no values. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+
+/** Epoch milliseconds with sub-millisecond precision, comparable with the fake provider's `sent` stamps. */
+export const nowMs = () => performance.timeOrigin + performance.now();

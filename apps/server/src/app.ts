@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/account.ts';
 import { agentRunRoutes } from './routes/agent-runs.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
+import { autoCreateRoutes } from './routes/auto-create.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   tagRoutes(app, deps);
   llmRoutes(app, deps);
   chatRoutes(app, deps);
+  autoCreateRoutes(app, deps);
   agentRunRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);

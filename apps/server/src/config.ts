@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(180),
   DOCAGENT_LLM_JOB_RETRIES: z.coerce.number().int().min(0).max(20).default(2),
   DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
   TURN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -64,6 +65,8 @@ export interface Config {
   };
   /** How long a paused agent turn waits for approval (from its last step). */
   turnTtlSeconds: number;
+  /** The cap on one headless auto-create run. */
+  autoCreateTimeoutMs: number;
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -99,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jobRetryDelaySeconds: e.DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS,
     },
     turnTtlSeconds: e.TURN_TTL_SECONDS,
+    autoCreateTimeoutMs: e.DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS * 1000,
   };
 }

@@ -1,21 +1,38 @@
-import { type Database, DatabaseBlobStore, extractDocumentText, JobQueue, type ModelRegistry } from '@docagent/core';
+import { AutoCreateRun } from '@docagent/agent';
+import {
+  type Database,
+  DatabaseBlobStore,
+  extractDocumentText,
+  JobQueue,
+  type ModelRegistry,
+  type TextExtractionScheduler,
+} from '@docagent/core';
+import { createDocumentAgent } from './agent.ts';
 import type { Config } from './config.ts';
 
 /**
  * The job queue on the application database, working `workers` jobs of each kind at once in
  * this process (0: only enqueue). The server and `docagent worker` start it the same way.
  */
-export function startJobQueue(database: Database, config: Config, workers: number, llm: ModelRegistry): Promise<JobQueue> {
-  return JobQueue.start(
+export async function startJobQueue(database: Database, config: Config, workers: number, llm: ModelRegistry): Promise<JobQueue> {
+  const { db } = database;
+  const blobs = new DatabaseBlobStore(db);
+  const extraction = { db, llm };
+  // The headless agent's tools may schedule text extraction on the queue it is a worker of.
+  let queue: JobQueue | undefined;
+  const scheduler: TextExtractionScheduler = {
+    scheduleTextExtraction: async (documentId) => {
+      if (!queue) throw new Error('The job queue is still starting; try again in a moment.');
+      await queue.scheduleTextExtraction(documentId);
+    },
+  };
+  const agent = createDocumentAgent({ db, documents: { db, blobs, scheduler }, extraction }, llm, config);
+  queue = await JobQueue.start(
     database,
     {
-      text: {
-        db: database.db,
-        blobs: new DatabaseBlobStore(database.db),
-        extract: extractDocumentText,
-        limits: config.textLimits,
-      },
-      extraction: { db: database.db, llm },
+      text: { db, blobs, extract: extractDocumentText, limits: config.textLimits },
+      extraction,
+      autoCreate: new AutoCreateRun(agent.engine, { timeoutMs: config.autoCreateTimeoutMs }),
     },
     {
       workers,
@@ -24,4 +41,5 @@ export function startJobQueue(database: Database, config: Config, workers: numbe
       llmRetryDelaySeconds: config.llm.jobRetryDelaySeconds,
     },
   );
+  return queue;
 }

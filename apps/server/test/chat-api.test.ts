@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { createPrompt, createSchema, createTag, getTag } from '@docagent/core';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
@@ -27,19 +28,7 @@ type Turn = {
   stopped?: string;
 };
 
-const responseFormat = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'invoice',
-    strict: true,
-    schema: {
-      type: 'object',
-      properties: { invoice_number: { type: 'string' }, total: { type: 'number' } },
-      required: ['invoice_number', 'total'],
-      additionalProperties: false,
-    },
-  },
-};
+const responseFormat = strictResponseFormat({ invoice_number: { type: 'string' }, total: { type: 'number' } });
 
 /** The JSON outputs of the tool calls an OpenAI Responses request replays, in order. */
 const toolOutputs = (r: RecordedRequest) =>
@@ -47,20 +36,29 @@ const toolOutputs = (r: RecordedRequest) =>
     .filter((item) => item.type === 'function_call_output')
     .map((item) => JSON.parse(item.output ?? 'null'));
 const isExtraction = (r: RecordedRequest) => Boolean(r.body.text?.format?.schema);
-const agentRequests = () => fake.requests.filter((r) => !isExtraction(r) && r.body.tools);
+const isAgentRequest = (r: RecordedRequest) => !isExtraction(r) && Boolean(r.body.tools);
+const agentRequests = () => fake.requests.filter(isAgentRequest);
 const summaryOrExtraction = (r: RecordedRequest): FakeReply =>
   isExtraction(r)
     ? { text: JSON.stringify({ invoice_number: '2024-117', total: 1250 }) }
     : { text: '{"summary": "An invoice."}' };
 
-async function uploadReady(name: string): Promise<string> {
-  const res = await post(`/v0/orgs/${alice.org.id}/documents`, {
-    documents: [{ name, content: Buffer.from(INVOICE).toString('base64') }],
-  });
+/**
+ * Uploads a document and waits for its background extraction, so that no job of it reaches the
+ * fake provider during a later test (where it would take that test's scripted reply).
+ */
+async function uploadReady(name: string, member = alice): Promise<string> {
+  const res = await post(
+    `/v0/orgs/${member.org.id}/documents`,
+    { documents: [{ name, content: Buffer.from(INVOICE).toString('base64') }] },
+    member.token,
+  );
   const id = json<{ documents: Array<{ document_id: string }> }>(res).documents[0]?.document_id ?? '';
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const doc = json<{ state: string }>(await get(`/v0/orgs/${alice.org.id}/documents/${id}?include_content=false`));
+    const doc = json<{ state: string }>(
+      await get(`/v0/orgs/${member.org.id}/documents/${id}?include_content=false`, member.token),
+    );
     if (doc.state === 'llm_completed' || doc.state === 'llm_failed') return id;
     assert.ok(Date.now() < deadline, `document still ${doc.state}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -202,6 +200,17 @@ test('an Anthropic-style model gets its signed thinking blocks back on the next 
   const replayed = JSON.stringify(second?.body.messages);
   assert.match(replayed, /"type":"thinking".*"signature":"sig-abc-123"/);
   assert.match(replayed, /tool_result/);
+  // Prompt-cache breakpoints: after the tools, after the system message, after the last message.
+  const body = second?.body as {
+    system: Array<{ cache_control?: unknown }>;
+    tools: Array<{ cache_control?: unknown }>;
+    messages: Array<{ content: Array<{ cache_control?: unknown }> }>;
+  };
+  const ephemeral = { type: 'ephemeral' };
+  assert.deepEqual(body.tools.at(-1)?.cache_control, ephemeral);
+  assert.equal(body.tools.filter((tool) => tool.cache_control).length, 1);
+  assert.deepEqual(body.system.at(-1)?.cache_control, ephemeral);
+  assert.deepEqual(body.messages.at(-1)?.content.at(-1)?.cache_control, ephemeral);
 });
 
 describe('streaming', () => {
@@ -360,6 +369,29 @@ describe('bad input', () => {
     assert.deepEqual([tools.read_only.length, tools.read_write.length], [14, 13]);
   });
 
+  test('tools/{name}/check finds what running the tool would, without running it', async () => {
+    const check = (tool: string, args: unknown) => post(`${base()}/tools/${tool}/check`, { arguments: args });
+    assert.deepEqual(json(await check('create_tag', { name: 'checked-only' })), { valid: true, problems: [] });
+    const bad = json<{ valid: boolean; problems: Array<{ path: string; message: string }> }>(
+      await check('create_tag', { name: 42, colour: 'red' }),
+    );
+    assert.equal(bad.valid, false);
+    assert.ok(
+      bad.problems.some((p) => p.path === 'name'),
+      JSON.stringify(bad.problems),
+    );
+    assert.ok(
+      bad.problems.some((p) => /colour/.test(p.message)),
+      'an unknown key is named',
+    );
+    const tags = json<{ tags: Array<{ name: string }> }>(await get(`/v0/orgs/${alice.org.id}/tags`));
+    assert.ok(!tags.tags.some((tag) => tag.name === 'checked-only'), 'checking ran nothing');
+    const unknown = await check('no_such_tool', {});
+    assert.equal(unknown.statusCode, 404);
+    assert.match(json<{ detail: string }>(unknown).detail, /no tool named "no_such_tool"/);
+    assert.equal((await post(`${base()}/tools/create_tag/check`, { arguments: {} }, bob.token)).statusCode, 404);
+  });
+
   test('unknown, consumed and foreign turns; unknown call ids; malformed mentions; other organizations', async () => {
     assert.equal((await post(`${base()}/approve`, { turn_id: 'no-such-turn', approvals: [] })).statusCode, 400);
 
@@ -404,12 +436,7 @@ describe('bad input', () => {
       content: 'x',
       schemaId: bobSchema.schemaId,
     });
-    const upload = await post(
-      `/v0/orgs/${bob.org.id}/documents`,
-      { documents: [{ name: 'bob.txt', content: Buffer.from(INVOICE).toString('base64') }] },
-      bob.token,
-    );
-    const bobDoc = json<{ documents: Array<{ document_id: string }> }>(upload).documents[0]?.document_id ?? '';
+    const bobDoc = await uploadReady('bob.txt', bob);
     const calls = [
       { name: 'get_ocr_text', arguments: { document_id: bobDoc } },
       { name: 'get_extraction_result', arguments: { document_id: bobDoc, prompt_revid: bobPrompt.promptRevid } },
@@ -493,11 +520,15 @@ describe('bad input', () => {
   });
 
   test('the provider failing mid-stream ends with an error frame; the turn can be sent again', async () => {
-    fake.enqueue({ text: 'This answer will be cut off somewhere in the middle', cutAfterEvents: 4 });
-    const res = await post(base(), { messages: [{ role: 'user', content: 'hi' }], stream: true });
-    const frames = framesOf(res.body);
-    assert.equal(frames.at(-1)?.data.type, 'error');
-    fake.setHandler(() => ({ text: 'Fine now.' }));
+    fake.setHandler((r) =>
+      isAgentRequest(r) && /cut me off/.test(JSON.stringify(r.body.input))
+        ? { text: 'This answer will be cut off somewhere in the middle', cutAfterEvents: 6 }
+        : { text: 'Fine now.' },
+    );
+    const res = await post(base(), { messages: [{ role: 'user', content: 'cut me off' }], stream: true });
+    const types = framesOf(res.body).map((f) => f.data.type);
+    assert.ok(types.includes('assistant_text_chunk'), `some text came before the cut: ${types.join(', ')}`);
+    assert.equal(types.at(-1), 'error');
     assert.equal(json<Turn>(await post(base(), { messages: [{ role: 'user', content: 'hi' }] })).text, 'Fine now.');
   });
 });

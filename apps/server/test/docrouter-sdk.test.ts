@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
 import { z } from 'zod';
 import { seedMember, startTestApp, type TestApp } from './helpers.ts';
@@ -96,19 +97,7 @@ class OrgClient {
   }
 }
 
-const responseFormat = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'invoice',
-    strict: true,
-    schema: {
-      type: 'object',
-      properties: { invoice_number: { type: 'string' }, total: { type: 'number' } },
-      required: ['invoice_number', 'total'],
-      additionalProperties: false,
-    },
-  },
-};
+const responseFormat = strictResponseFormat({ invoice_number: { type: 'string' }, total: { type: 'number' } });
 
 before(async () => {
   fake = await startFakeLlm();

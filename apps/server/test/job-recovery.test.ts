@@ -3,12 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
+import { type FakeReply, startFakeLlm } from '@docagent/fake-llm';
 import { PDFDocument } from 'pdf-lib';
+import { outputsOfTurn, requestedSchema } from './e2e/responses-requests.ts';
 import { envFor, runCli, type ServerProcess, startServer } from './processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docagent-recovery-'));
+const invoiceFormat = strictResponseFormat({ invoice_number: { type: 'string' }, total: { type: 'number' } });
 let scanned: Sample;
 let longScan: Buffer;
 
@@ -124,4 +128,104 @@ test('docagent worker on the embedded database says it needs PostgreSQL', async 
   const result = await runCli(['worker'], envFor(target));
   assert.equal(result.code, 1);
   assert.match(result.stderr, /docagent worker needs a PostgreSQL server \(DATABASE_URL\)/);
+});
+
+test(`a server killed in the middle of an auto-create run runs it again after a restart, creating nothing twice (${testDatabaseKind()})`, async () => {
+  const fake = await startFakeLlm();
+  let release: () => void = () => {};
+  let arrived: () => void = () => {};
+  const killedAt = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  let held = false;
+  fake.setHandler(async (request): Promise<FakeReply> => {
+    if (!request.body?.tools) {
+      return { text: JSON.stringify(requestedSchema(request) ? { invoice_number: '2024-117', total: 1250 } : { summary: 'x' }) };
+    }
+    const outputs = outputsOfTurn(request);
+    switch (outputs.length) {
+      case 0:
+        return { toolCalls: [{ name: 'create_schema', arguments: { name: 'Invoice restart', response_format: invoiceFormat } }] };
+      case 1: {
+        const schemaId = (JSON.parse(outputs[0] ?? '{}') as { schema_id?: string }).schema_id;
+        const prompt = { name: 'Invoice fields restart', content: 'Extract the invoice number and total.', schema_id: schemaId };
+        return { toolCalls: [{ name: 'create_prompt', arguments: prompt }] };
+      }
+      case 2:
+        if (!held) {
+          // The first run's schema and prompt exist; its server dies while the model thinks.
+          held = true;
+          arrived();
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+        }
+        return { toolCalls: [{ name: 'run_extraction', arguments: {} }] };
+      default:
+        return { text: 'Done.' };
+    }
+  });
+  const { target, drop } = await createTestDatabaseTarget({ dataDir: join(dir, 'data-auto-create') });
+  const env = envFor(target);
+  for (const key of Object.keys(env)) {
+    if (/_(API_KEY|BASE_URL|MODELS)$/.test(key)) delete env[key];
+  }
+  Object.assign(env, {
+    DOCAGENT_WORKERS: '1',
+    DOCAGENT_JOB_HEARTBEAT_SECONDS: '10',
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: fake.baseUrl,
+    LLM_MAX_RETRIES: '0',
+  });
+  const first = await startServer(env);
+  const access = firstStartAccess(first);
+  try {
+    const res = await fetch(`${access.base}/documents`, {
+      method: 'POST',
+      headers: access.headers,
+      body: JSON.stringify({
+        documents: [
+          {
+            name: 'invoice.txt',
+            content: Buffer.from('INVOICE 2024-117\nTotal due: 1,250.00 EUR').toString('base64'),
+            auto_create: true,
+          },
+        ],
+      }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const id = ((await res.json()) as { documents: Array<{ document_id: string }> }).documents[0]!.document_id;
+    await killedAt;
+    await kill(first);
+
+    const second = await startServer(env);
+    const restarted = { ...access, base: access.base.replace(first.url, second.url) };
+    try {
+      const deadline = Date.now() + 240_000;
+      let doc: { auto_create_status?: string; auto_create_error?: string } = {};
+      while (doc.auto_create_status !== 'proposed') {
+        assert.notEqual(doc.auto_create_status, 'failed', doc.auto_create_error);
+        assert.ok(Date.now() < deadline, `auto-create is still ${doc.auto_create_status}`);
+        await new Promise((r) => setTimeout(r, 100));
+        const res = await fetch(`${restarted.base}/documents/${id}?include_content=false`, { headers: access.headers });
+        doc = (await res.json()) as typeof doc;
+      }
+      const named = async (kind: 'schemas' | 'prompts', name: string) => {
+        const list = (await (await fetch(`${restarted.base}/${kind}?limit=100`, { headers: access.headers })).json()) as Record<
+          string,
+          Array<{ name: string }>
+        >;
+        return (list[kind] ?? []).filter((item) => item.name === name).length;
+      };
+      assert.equal(await named('schemas', 'Invoice restart'), 1, 'one schema, not one per attempt');
+      assert.equal(await named('prompts', 'Invoice fields restart'), 1, 'one prompt, not one per attempt');
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    release();
+    await kill(first);
+    await fake.close();
+    await drop();
+  }
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { createApiToken, createTag, setMembership } from '@docagent/core';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
@@ -14,19 +15,11 @@ let carolInAlice: string;
 const INVOICE = 'INVOICE 2024-117\nBill to: Acme GmbH\nTotal due: 1,250.00 EUR';
 const ANSWER = { invoice_number: '2024-117', customer: 'Acme GmbH', total: 1250 };
 const SUMMARY = { document_type: 'invoice', summary: 'An invoice to Acme GmbH.', key_facts: ['1,250.00 EUR'] };
-const responseFormat = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'invoice',
-    strict: true,
-    schema: {
-      type: 'object',
-      properties: { invoice_number: { type: 'string' }, customer: { type: 'string' }, total: { type: 'number' } },
-      required: ['invoice_number', 'customer', 'total'],
-      additionalProperties: false,
-    },
-  },
-};
+const responseFormat = strictResponseFormat({
+  invoice_number: { type: 'string' },
+  customer: { type: 'string' },
+  total: { type: 'number' },
+});
 
 type Result = {
   prompt_revid: string;

@@ -1,3 +1,5 @@
+export * from './auto-create/auto-create-review.ts';
+export * from './auto-create/auto-create-run.ts';
 export * from './engine/agent-engine.ts';
 export * from './engine/chat-service.ts';
 export * from './engine/control-tools.ts';

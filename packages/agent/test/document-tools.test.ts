@@ -9,6 +9,7 @@ import {
   runTextExtraction,
   uploadDocuments,
 } from '@docagent/core';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { openTestDatabase } from '@docagent/core/testing';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
 import { createDocumentToolRegistry, documentTools } from '../src/packs/document/index.ts';
@@ -26,31 +27,19 @@ const noScheduler = { scheduleTextExtraction: async () => {} };
 const INVOICE = 'INVOICE 2024-117\nBill to: Acme GmbH\nTotal due: 1,250.00 EUR';
 const PAGE_TWO = 'Line items\nWidget 2 x 500.00\nService 250.00';
 
-const invoiceFormat = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'invoice',
-    strict: true,
-    schema: {
+const invoiceFormat = strictResponseFormat({
+  invoice_number: { type: 'string' },
+  total: { type: 'number' },
+  line_items: {
+    type: 'array',
+    items: {
       type: 'object',
-      properties: {
-        invoice_number: { type: 'string' },
-        total: { type: 'number' },
-        line_items: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { description: { type: 'string' }, amount: { type: 'number' } },
-            required: ['description', 'amount'],
-            additionalProperties: false,
-          },
-        },
-      },
-      required: ['invoice_number', 'total', 'line_items'],
+      properties: { description: { type: 'string' }, amount: { type: 'number' } },
+      required: ['description', 'amount'],
       additionalProperties: false,
     },
   },
-};
+});
 const ANSWER = {
   invoice_number: '2024-117',
   total: 1250,

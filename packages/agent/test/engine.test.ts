@@ -236,7 +236,7 @@ describe('react loop', () => {
 
   test('a write call pauses the turn before any call of its batch runs; approval runs the batch in order', async () => {
     ran.length = 0;
-    const { gateway } = scripted([
+    const { model, gateway } = scripted([
       {
         text: 'I will read, then change.',
         calls: [
@@ -269,6 +269,9 @@ describe('react loop', () => {
       ),
     );
     assert.deepEqual(ran, ['get_thing:a', 'set_thing:a=7'], 'original order, edited arguments');
+    const next = JSON.stringify(model.doStreamCalls[1]?.prompt);
+    assert.match(next, /"input":\{"id":"a","value":7\}/, 'the history shows the call as it ran');
+    assert.doesNotMatch(next, /"value":1/);
     const final = done.result as { text: string; working_state: { schemaRevid?: string } };
     assert.equal(final.text, 'Done.');
     assert.equal(final.working_state.schemaRevid, 'rev-a');

@@ -1,3 +1,5 @@
+export * from './auto-create/auto-create-cleanup.ts';
+export * from './auto-create/auto-create-state.ts';
 export * from './db/database.ts';
 export * from './db/migrate.ts';
 export * as tables from './db/schema.ts';

@@ -11,6 +11,8 @@ import {
   type ExtractFn,
   getDocument,
   getDocumentPages,
+  getDocumentPageTexts,
+  getDocumentText,
   JobQueue,
   listDocuments,
   ModelRegistry,
@@ -92,6 +94,12 @@ describe('upload and text pipeline', () => {
     assert.equal(done.pageCount, 1);
     const { pages } = await getDocumentPages(database.db, orgId, doc.id, 1);
     assert.equal(pages[0]?.text, 'hello from the pipeline');
+    // What the agent reads at every step: the same text, without the positioned words.
+    const texts = await getDocumentPageTexts(database.db, orgId, doc.id);
+    assert.deepEqual(texts.pages, [{ page: 1, text: 'hello from the pipeline' }]);
+    assert.equal(texts.document.id, doc.id);
+    assert.equal(await getDocumentText(database.db, orgId, doc.id), 'hello from the pipeline');
+    await assert.rejects(getDocumentPageTexts(database.db, orgId, doc.id, 2), /page_num 2 is out of range/);
   });
 
   test('a permanent failure ends in ocr_failed at once with the reason', async () => {

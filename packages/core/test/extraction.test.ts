@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
 import {
   createOrganization,
@@ -32,24 +33,12 @@ let services: ExtractionServices;
 let orgId: string;
 
 const INVOICE = 'INVOICE 2024-117\nBill to: Acme GmbH\nTotal due: 1,250.00 EUR\nDue date: 2024-07-31';
-const invoiceFormat = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'invoice',
-    strict: true,
-    schema: {
-      type: 'object',
-      properties: {
-        invoice_number: { type: 'string' },
-        customer: { type: 'string' },
-        total: { type: 'number' },
-        due_date: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-      },
-      required: ['invoice_number', 'customer', 'total', 'due_date'],
-      additionalProperties: false,
-    },
-  },
-};
+const invoiceFormat = strictResponseFormat({
+  invoice_number: { type: 'string' },
+  customer: { type: 'string' },
+  total: { type: 'number' },
+  due_date: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+});
 const ANSWER = { invoice_number: '2024-117', customer: 'Acme GmbH', total: 1250, due_date: '2024-07-31' };
 
 const access = () => ({ orgId, role: 'admin' as const, userId: null });

@@ -3,7 +3,7 @@
  * `anthropicChunkSchema`).
  */
 import { randomBytes } from 'node:crypto';
-import { type FakeUsage, type RenderInput, randomId, type SseEvent, splitIntoChunks } from './script.ts';
+import { type ContentKind, type FakeUsage, type RenderInput, randomId, type SseEvent } from './script.ts';
 
 /** Anthropic's `input_tokens` excludes cache reads; FakeUsage.inputTokens is the total, so the cached part is taken out. */
 function usageJson(usage: FakeUsage) {
@@ -56,8 +56,8 @@ export function messagesJson(input: RenderInput): unknown {
 
 export function messagesEvents(input: RenderInput): SseEvent[] {
   const events: SseEvent[] = [];
-  const push = (type: string, fields: Record<string, unknown> = {}) => {
-    events.push({ event: type, data: { type, ...fields } });
+  const push = (type: string, fields: Record<string, unknown> = {}, content?: { kind: ContentKind; text: string }) => {
+    events.push({ event: type, data: { type, ...fields }, ...(content ? { content } : {}) });
   };
   const usage = usageJson(input.usage);
   push('message_start', {
@@ -82,8 +82,8 @@ export function messagesEvents(input: RenderInput): SseEvent[] {
   if (input.reply.reasoning) {
     push('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
     push('ping');
-    for (const thinking of splitIntoChunks(input.reply.reasoning.text)) {
-      push('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
+    for (const thinking of input.pieces('reasoning', input.reply.reasoning.text)) {
+      push('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } }, { kind: 'reasoning', text: thinking });
     }
     push('content_block_delta', { index, delta: { type: 'signature_delta', signature: signatureOf(input) } });
     push('content_block_stop', { index });
@@ -92,7 +92,9 @@ export function messagesEvents(input: RenderInput): SseEvent[] {
   if (input.text !== undefined) {
     push('content_block_start', { index, content_block: { type: 'text', text: '' } });
     if (index === 0) push('ping');
-    for (const text of splitIntoChunks(input.text)) push('content_block_delta', { index, delta: { type: 'text_delta', text } });
+    for (const text of input.pieces('text', input.text)) {
+      push('content_block_delta', { index, delta: { type: 'text_delta', text } }, { kind: 'text', text });
+    }
     push('content_block_stop', { index });
     index++;
   }
@@ -100,8 +102,9 @@ export function messagesEvents(input: RenderInput): SseEvent[] {
     push('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
     if (index === 0) push('ping');
     push('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
-    for (const partial_json of splitIntoChunks(call.arguments)) {
-      push('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
+    for (const partial_json of input.pieces('tool_arguments', call.arguments)) {
+      const content = { kind: 'tool_arguments' as const, text: partial_json };
+      push('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } }, content);
     }
     push('content_block_stop', { index });
     index++;

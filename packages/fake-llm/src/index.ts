@@ -8,5 +8,14 @@
  */
 export { DEMO_TEXT, demoHandler } from './demo-handler.ts';
 export { exampleForSchema } from './example-for-schema.ts';
-export type { FakeProtocol, FakeReply, FakeToolCall, FakeUsage, RecordedRequest } from './script.ts';
+export type {
+  ContentKind,
+  FakePace,
+  FakeProtocol,
+  FakeReply,
+  FakeToolCall,
+  FakeUsage,
+  RecordedRequest,
+  SentChunk,
+} from './script.ts';
 export { type FakeLlmServer, startFakeLlm } from './server.ts';

@@ -4,6 +4,7 @@
  * (the DeepSeek / vLLM convention that the openai-compatible client reads).
  */
 import {
+  type ContentKind,
   type FakeUsage,
   fieldOf,
   type JsonBody,
@@ -11,7 +12,6 @@ import {
   type RenderInput,
   randomId,
   type SseEvent,
-  splitIntoChunks,
 } from './script.ts';
 
 function usageJson(usage: FakeUsage) {
@@ -66,8 +66,9 @@ export function chatEvents(input: RenderInput, body: JsonBody): SseEvent[] {
   const id = randomId('chatcmpl-');
   const created = nowSeconds();
   const events: SseEvent[] = [];
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, content?: { kind: ContentKind; text: string }) => {
     events.push({
+      ...(content ? { content } : {}),
       data: {
         id,
         object: 'chat.completion.chunk',
@@ -82,14 +83,18 @@ export function chatEvents(input: RenderInput, body: JsonBody): SseEvent[] {
   };
   chunk({ role: 'assistant', content: '', refusal: null });
   if (input.reply.reasoning) {
-    for (const piece of splitIntoChunks(input.reply.reasoning.text)) chunk({ reasoning_content: piece });
+    for (const piece of input.pieces('reasoning', input.reply.reasoning.text)) {
+      chunk({ reasoning_content: piece }, null, { kind: 'reasoning', text: piece });
+    }
   }
   if (input.text !== undefined) {
-    for (const piece of splitIntoChunks(input.text)) chunk({ content: piece });
+    for (const piece of input.pieces('text', input.text)) chunk({ content: piece }, null, { kind: 'text', text: piece });
   }
   input.toolCalls.forEach((call, index) => {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-    for (const piece of splitIntoChunks(call.arguments)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+    for (const piece of input.pieces('tool_arguments', call.arguments)) {
+      chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null, { kind: 'tool_arguments', text: piece });
+    }
   });
   chunk({}, finishReason(input));
   if (includeUsage) {

@@ -3,6 +3,7 @@
  * `openaiResponsesChunkSchema`).
  */
 import {
+  type ContentKind,
   type FakeUsage,
   fieldOf,
   type JsonBody,
@@ -10,7 +11,6 @@ import {
   type RenderInput,
   randomId,
   type SseEvent,
-  splitIntoChunks,
 } from './script.ts';
 
 function usageJson(usage: FakeUsage) {
@@ -120,8 +120,8 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
   const id = randomId('resp_');
   const createdAt = nowSeconds();
   const events: SseEvent[] = [];
-  const push = (type: string, fields: Record<string, unknown>) => {
-    events.push({ event: type, data: { type, sequence_number: events.length, ...fields } });
+  const push = (type: string, fields: Record<string, unknown>, content?: { kind: ContentKind; text: string }) => {
+    events.push({ event: type, data: { type, sequence_number: events.length, ...fields }, ...(content ? { content } : {}) });
   };
   push('response.created', { response: responseObject(input, body, id, createdAt, 'in_progress', [], null) });
   push('response.in_progress', { response: responseObject(input, body, id, createdAt, 'in_progress', [], null) });
@@ -131,8 +131,8 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
       case 'reasoning': {
         push('response.output_item.added', { output_index: outputIndex, item: { id: item.id, type: 'reasoning', summary: [] } });
         push('response.reasoning_summary_part.added', { ...base, summary_index: 0, part: { type: 'summary_text', text: '' } });
-        for (const delta of splitIntoChunks(item.content)) {
-          push('response.reasoning_summary_text.delta', { ...base, summary_index: 0, delta });
+        for (const delta of input.pieces('reasoning', item.content)) {
+          push('response.reasoning_summary_text.delta', { ...base, summary_index: 0, delta }, { kind: 'reasoning', text: delta });
         }
         push('response.reasoning_summary_text.done', { ...base, summary_index: 0, text: item.content });
         push('response.reasoning_summary_part.done', {
@@ -148,8 +148,8 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
           item: { id: item.id, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
         });
         push('response.content_part.added', { ...base, content_index: 0, part: outputTextPart('') });
-        for (const delta of splitIntoChunks(item.content)) {
-          push('response.output_text.delta', { ...base, content_index: 0, delta, logprobs: [] });
+        for (const delta of input.pieces('text', item.content)) {
+          push('response.output_text.delta', { ...base, content_index: 0, delta, logprobs: [] }, { kind: 'text', text: delta });
         }
         push('response.output_text.done', { ...base, content_index: 0, text: item.content, logprobs: [] });
         push('response.content_part.done', { ...base, content_index: 0, part: outputTextPart(item.content) });
@@ -167,7 +167,9 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
             name: item.name,
           },
         });
-        for (const delta of splitIntoChunks(item.content)) push('response.function_call_arguments.delta', { ...base, delta });
+        for (const delta of input.pieces('tool_arguments', item.content)) {
+          push('response.function_call_arguments.delta', { ...base, delta }, { kind: 'tool_arguments', text: delta });
+        }
         push('response.function_call_arguments.done', { ...base, arguments: item.content });
         break;
       }

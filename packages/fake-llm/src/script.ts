@@ -24,8 +24,34 @@ export type FakeReply =
       usage?: FakeUsage;
       /** streaming only: stop sending after this many SSE events (without the terminal event) and destroy the socket */
       cutAfterEvents?: number;
+      /** streaming only: send the content at a model's pace, one token per delta, instead of all at once */
+      pace?: FakePace;
     }
   | { kind: 'error'; status: number; message?: string; retryAfterSeconds?: number };
+
+/**
+ * A model's streaming pace: the first token after `firstTokenMs`, then `tokensPerSecond`. Each content delta then
+ * carries one token: a word of text or reasoning (with the space before it), or four characters of tool-call JSON.
+ */
+export interface FakePace {
+  firstTokenMs: number;
+  tokensPerSecond: number;
+}
+
+/** What a content delta carries: answer text, reasoning, or a piece of a tool call's JSON arguments. */
+export type ContentKind = 'text' | 'reasoning' | 'tool_arguments';
+
+/**
+ * A content delta as it left the server, so a client can tell how long a piece took to reach it through a proxy or an
+ * agent. `request` is the index of its request in `requests` (until `reset`); `at` is epoch milliseconds with
+ * sub-millisecond precision (`performance.timeOrigin + performance.now()`), comparable across the machine's processes.
+ */
+export interface SentChunk {
+  request: number;
+  kind: ContentKind;
+  text: string;
+  at: number;
+}
 
 export type AnswerReply = Exclude<FakeReply, { kind: 'error' }>;
 export type ErrorReply = Extract<FakeReply, { kind: 'error' }>;
@@ -54,10 +80,14 @@ export function fieldOf(value: unknown, ...path: string[]): unknown {
   return at;
 }
 
-/** One server-sent event. `event` is the `event:` line (omitted by Chat Completions); `data` is JSON-encoded unless it is a string. */
+/**
+ * One server-sent event. `event` is the `event:` line (omitted by Chat Completions); `data` is JSON-encoded unless it
+ * is a string. `content` marks the events that carry a content delta: those are paced and logged in `sent`.
+ */
 export interface SseEvent {
   event?: string;
   data: unknown;
+  content?: { kind: ContentKind; text: string };
 }
 
 /** Everything a protocol module needs to render one answer. */
@@ -67,6 +97,8 @@ export interface RenderInput {
   usage: FakeUsage;
   toolCalls: { id: string; name: string; arguments: string }[];
   text: string | undefined;
+  /** How a streamed content is cut into deltas: a few pieces, or one token each when the reply is paced. */
+  pieces(kind: ContentKind, content: string): string[];
 }
 
 export function isErrorReply(reply: FakeReply): reply is ErrorReply {
@@ -95,6 +127,18 @@ export function splitIntoChunks(text: string, maxPiece = 24): string[] {
   return pieces;
 }
 
+/** One piece per token, as a paced reply streams them: words of text, four characters of JSON. */
+function tokensOf(kind: ContentKind, content: string): string[] {
+  if (kind === 'tool_arguments') {
+    const chars = Array.from(content);
+    const pieces: string[] = [];
+    for (let i = 0; i < chars.length; i += 4) pieces.push(chars.slice(i, i + 4).join(''));
+    return pieces;
+  }
+  // Each word with the whitespace before it; trailing whitespace goes with the last word.
+  return content.match(/\s*\S+(?:\s+$)?/gu) ?? (content === '' ? [] : [content]);
+}
+
 function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
@@ -113,7 +157,8 @@ export function prepareAnswer(reply: AnswerReply, body: JsonBody, toolIdPrefix: 
     outputTokens: estimateTokens(outputText),
   };
   const model = typeof body?.model === 'string' ? body.model : 'fake-model';
-  return { reply, model, usage, toolCalls, text };
+  const pieces = reply.pace ? tokensOf : (_kind: ContentKind, content: string) => splitIntoChunks(content);
+  return { reply, model, usage, toolCalls, text, pieces };
 }
 
 export function nowSeconds(): number {

@@ -13,6 +13,7 @@ import {
   type RecordedRequest,
   type RenderInput,
   randomId,
+  type SentChunk,
   type SseEvent,
 } from './script.ts';
 import { writeSse } from './sse.ts';
@@ -25,11 +26,13 @@ export interface FakeLlmServer {
   /** `${url}/v1` — works as OPENAI_BASE_URL, ANTHROPIC_BASE_URL and an openai-compatible baseURL */
   baseUrl: string;
   requests: RecordedRequest[];
+  /** Every streamed content delta with the time it was sent, in order (see SentChunk). */
+  sent: SentChunk[];
   /** FIFO, shared by all protocols */
   enqueue(...replies: FakeReply[]): void;
   /** used when the queue is empty */
   setHandler(handler: FakeLlmHandler | undefined): void;
-  /** clears queue, requests, handler */
+  /** clears queue, requests, sent, handler */
   reset(): void;
   close(): Promise<void>;
 }
@@ -119,6 +122,7 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
   const host = options.host ?? '127.0.0.1';
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
+  const sent: SentChunk[] = [];
   let handler: FakeLlmHandler | undefined;
 
   async function nextReply(request: RecordedRequest): Promise<FakeReply> {
@@ -163,7 +167,7 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
     }
     const fields = body as JsonBody;
     const request: RecordedRequest = { protocol, path, headers: headerRecord(req), body, stream: fields.stream === true };
-    requests.push(request);
+    const index = requests.push(request) - 1;
 
     const reply = await nextReply(request);
     if (isErrorReply(reply)) {
@@ -174,7 +178,11 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
     }
     const input = prepareAnswer(reply as AnswerReply, fields, impl.toolIdPrefix);
     if (request.stream) {
-      await writeSse(res, impl.events(input, fields), idHeader, reply.cutAfterEvents);
+      await writeSse(res, impl.events(input, fields), idHeader, {
+        cutAfterEvents: reply.cutAfterEvents,
+        pace: reply.pace,
+        onContent: (content, at) => sent.push({ request: index, ...content, at }),
+      });
     } else {
       sendJson(res, 200, impl.json(input, fields), idHeader);
     }
@@ -218,6 +226,7 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
         url,
         baseUrl: `${url}/v1`,
         requests,
+        sent,
         enqueue: (...replies) => {
           queue.push(...replies);
         },
@@ -227,6 +236,7 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
         reset: () => {
           queue.length = 0;
           requests.length = 0;
+          sent.length = 0;
           handler = undefined;
         },
         close: () =>

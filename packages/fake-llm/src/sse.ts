@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { SseEvent } from './script.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ContentKind, FakePace, SseEvent } from './script.ts';
 
 export function encodeSseEvent(event: SseEvent): string {
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
@@ -12,6 +13,15 @@ function write(res: ServerResponse, chunk: string): Promise<void> {
   });
 }
 
+export interface SseWriteOptions {
+  /** At most this many events, never the terminal (last) one; then the socket is destroyed. */
+  cutAfterEvents?: number;
+  /** Spaces the content deltas out like a model's tokens; the other events go out as they come. */
+  pace?: FakePace;
+  /** Each content delta as it is written, with the time it left (epoch ms, sub-millisecond). */
+  onContent?: (content: { kind: ContentKind; text: string }, at: number) => void;
+}
+
 /**
  * Writes the events as a `text/event-stream` response. With `cutAfterEvents`, at most that many events are written and
  * never the terminal (last) one; then the socket is destroyed so the client sees a broken stream.
@@ -20,7 +30,7 @@ export async function writeSse(
   res: ServerResponse,
   events: SseEvent[],
   headers: Record<string, string>,
-  cutAfterEvents: number | undefined,
+  options: SseWriteOptions = {},
 ): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -29,13 +39,27 @@ export async function writeSse(
     ...headers,
   });
   res.socket?.setNoDelay(true);
+  const { cutAfterEvents, pace } = options;
   const cut = cutAfterEvents === undefined ? undefined : Math.max(0, Math.min(Math.floor(cutAfterEvents), events.length - 1));
   const count = cut ?? events.length;
+  const start = performance.now();
+  const interval = pace && pace.tokensPerSecond > 0 ? 1000 / pace.tokensPerSecond : 0;
+  let tokens = 0;
   try {
     if (count === 0) await write(res, ': fake-llm\n\n');
     for (let i = 0; i < count; i++) {
+      const event = events[i]!;
+      if (pace && event.content) {
+        // Due times from the start, so that slow writes do not add up into a slower pace.
+        const wait = start + pace.firstTokenMs + tokens * interval - performance.now();
+        tokens++;
+        if (wait > 0) await sleep(wait);
+      }
       if (res.destroyed) return;
-      await write(res, encodeSseEvent(events[i]!));
+      const at = performance.timeOrigin + performance.now();
+      const written = write(res, encodeSseEvent(event));
+      if (event.content) options.onContent?.(event.content, at);
+      await written;
     }
   } catch {
     return; // the client went away

@@ -1,4 +1,5 @@
-import { approveChat, type FrameSink, startChat, type TurnResult } from '@docagent/agent';
+import { approveChat, checkToolInput, type FrameSink, startChat, type TurnResult } from '@docagent/agent';
+import { DomainError } from '@docagent/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
@@ -187,6 +188,34 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async () => agent.engine.tools.byAccess(),
+  );
+
+  // Lets the approval card check edited arguments the way running the tool would, before they are sent.
+  app.post(
+    `${base}/tools/:tool_name/check`,
+    {
+      schema: {
+        summary: "Check arguments for one of the agent's tools without running it",
+        tags: ['chat'],
+        params: DocParams.extend({ tool_name: z.string().min(1).max(100) }),
+        body: z.strictObject({ arguments: z.unknown() }),
+        response: {
+          200: z.object({ valid: z.boolean(), problems: z.array(z.object({ path: z.string(), message: z.string() })) }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const tool = agent.engine.tools.get(request.params.tool_name);
+      if (!tool) {
+        throw new DomainError(
+          'not_found',
+          `The agent has no tool named "${request.params.tool_name}". GET .../chat/tools lists its tools.`,
+        );
+      }
+      const problems = checkToolInput(tool, request.body.arguments);
+      return { valid: problems.length === 0, problems };
+    },
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import type { DocumentRecord, TextMetadata } from '@docagent/core';
+import { AUTO_CREATE_STATUSES, type DocumentRecord, type TextMetadata } from '@docagent/core';
 import { z } from 'zod';
 import { iso, isoOrNull } from './schemas.ts';
 
@@ -16,7 +16,19 @@ const DocRouterDocumentFields = {
   metadata: z.record(z.string(), z.string()),
 };
 
-export const UploadedDocumentSchema = z.object({ document_id: z.string(), ...DocRouterDocumentFields });
+/**
+ * Auto-create's state (seed 000 section 4.3); each field only when set, so a document without
+ * auto-create keeps exactly DocRouter's shape.
+ */
+const AutoCreateFields = {
+  auto_create: z.literal(true).optional().describe('Present when the upload asked for auto-create'),
+  auto_create_status: z.enum(AUTO_CREATE_STATUSES).optional(),
+  auto_create_schema_revid: z.string().optional(),
+  auto_create_prompt_revid: z.string().optional(),
+  auto_create_error: z.string().optional(),
+};
+
+export const UploadedDocumentSchema = z.object({ document_id: z.string(), ...DocRouterDocumentFields, ...AutoCreateFields });
 
 export const DocumentSchema = z.object({
   id: z.string(),
@@ -27,6 +39,7 @@ export const DocumentSchema = z.object({
   size_bytes: z.number(),
   page_count: z.number().nullable(),
   state_error: z.string().nullable(),
+  ...AutoCreateFields,
 });
 
 export const DocumentWithContentSchema = DocumentSchema.extend({ content: z.string().nullable() });
@@ -39,6 +52,11 @@ const commonFields = (d: DocumentRecord) => ({
   tag_ids: d.tagIds,
   type: d.mimeType,
   metadata: d.metadata,
+  ...(d.autoCreate ? { auto_create: true as const } : {}),
+  ...(d.autoCreateStatus ? { auto_create_status: d.autoCreateStatus } : {}),
+  ...(d.autoCreateSchemaRevid ? { auto_create_schema_revid: d.autoCreateSchemaRevid } : {}),
+  ...(d.autoCreatePromptRevid ? { auto_create_prompt_revid: d.autoCreatePromptRevid } : {}),
+  ...(d.autoCreateError ? { auto_create_error: d.autoCreateError } : {}),
 });
 
 export const toUploadedDocument = (d: DocumentRecord): z.infer<typeof UploadedDocumentSchema> => ({

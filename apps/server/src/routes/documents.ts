@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  AUTO_CREATE_STATUSES,
   deleteDocument,
   getDocument,
   invalidInput,
@@ -79,7 +80,8 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
         return payload;
       },
       schema: {
-        summary: 'Upload documents as multipart/form-data: files, with optional tag_ids and metadata fields before them',
+        summary:
+          'Upload documents as multipart/form-data: files, with optional tag_ids, metadata and auto_create fields before them',
         tags: ['documents'],
         params: OrgParamsSchema,
         consumes: ['multipart/form-data'],
@@ -103,6 +105,10 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
         querystring: PageQuerySchema.extend({
           tag_ids: z.string().optional().describe('Comma-separated tag ids; documents having all of them'),
           metadata_search: z.string().max(2000).optional().describe('key=value pairs separated by commas'),
+          auto_create_status: z
+            .enum(AUTO_CREATE_STATUSES)
+            .optional()
+            .describe('Only documents whose auto-create is in this state'),
         }),
         response: {
           200: z.object({ documents: z.array(DocumentSchema), total_count: z.number(), skip: z.number() }),
@@ -118,6 +124,7 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
         tagIds: parseTagIds(q.tag_ids),
         nameSearch: q.name_search,
         metadataSearch: parseMetadataSearch(q.metadata_search),
+        autoCreateStatus: q.auto_create_status,
       });
       return { documents: page.documents.map(toDocument), total_count: page.total, skip: q.skip };
     },

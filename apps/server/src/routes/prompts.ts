@@ -1,6 +1,7 @@
 import {
   createPrompt,
   deletePrompt,
+  type ListedPrompt,
   listPrompts,
   listPromptVersions,
   type PromptFields,
@@ -69,7 +70,18 @@ const toFields = (b: {
   model: b.model,
 });
 
-const ListSchema = z.object({ prompts: z.array(PromptBodySchema), total_count: z.number(), skip: z.number() });
+const ListedPromptSchema = PromptBodySchema.extend({
+  auto_create_pending_review: z
+    .boolean()
+    .describe('An auto-create proposal awaiting review ("auto-created, pending review"): it runs on no other document yet'),
+  auto_create_document_id: z.string().nullable().describe('The document whose auto-create proposed it, while pending'),
+});
+const toListed = (p: ListedPrompt): z.infer<typeof ListedPromptSchema> => ({
+  ...toBody(p),
+  auto_create_pending_review: p.autoCreatePendingDocumentId !== null,
+  auto_create_document_id: p.autoCreatePendingDocumentId,
+});
+const ListSchema = z.object({ prompts: z.array(ListedPromptSchema), total_count: z.number(), skip: z.number() });
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const RevidParams = OrgParamsSchema.extend({ prompt_revid: z.string().min(1).max(64) });
 const IdParams = OrgParamsSchema.extend({ prompt_id: z.string().min(1).max(64) });
@@ -115,7 +127,7 @@ export function promptRoutes(app: ZodApp, { db }: RouteDeps): void {
         tagIds: parseTagIds(tag_ids),
         documentId: document_id,
       });
-      return { prompts: page.prompts.map(toBody), total_count: page.total, skip };
+      return { prompts: page.prompts.map(toListed), total_count: page.total, skip };
     },
   );
 
@@ -172,7 +184,10 @@ export function promptRoutes(app: ZodApp, { db }: RouteDeps): void {
         summary: 'Every version of a prompt, newest first',
         tags: ['prompts'],
         params: IdParams,
-        response: { 200: ListSchema, ...errors },
+        response: {
+          200: z.object({ prompts: z.array(PromptBodySchema), total_count: z.number(), skip: z.number() }),
+          ...errors,
+        },
       },
     },
     async (request) => {

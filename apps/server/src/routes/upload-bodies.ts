@@ -12,6 +12,10 @@ export const JsonUploadBodySchema = z.strictObject({
         content: z.string().describe('The file as base64, or as a data URL (data:<type>;base64,...)'),
         tag_ids: z.array(z.string()).max(100).optional(),
         metadata: z.record(z.string(), z.string()).optional(),
+        auto_create: z
+          .boolean()
+          .optional()
+          .describe("Let the agent propose a schema and a prompt once the text is ready; default: the organization's setting"),
       }),
     )
     .min(1),
@@ -38,6 +42,7 @@ export function filesFromJson(body: z.infer<typeof JsonUploadBodySchema>): Uploa
       })(),
       tagIds: doc.tag_ids,
       metadata: doc.metadata,
+      autoCreate: doc.auto_create,
     };
   });
 }
@@ -60,27 +65,37 @@ function parseMetadataField(value: string): Record<string, string> {
   return result.data;
 }
 
+function parseAutoCreateField(value: string): boolean {
+  const result = z.stringbool().safeParse(value.trim());
+  if (!result.success) throw invalidInput(`The auto_create field must be true or false, not "${value.slice(0, 20)}".`);
+  return result.data;
+}
+
+const FIELDS = new Set(['tag_ids', 'metadata', 'auto_create']);
+
 /**
  * The files of a multipart upload, read one at a time as they stream in. The optional
- * `tag_ids` (comma-separated) and `metadata` (JSON) fields apply to every file and must come
- * before the files, since a file is stored as soon as it has arrived.
+ * `tag_ids` (comma-separated), `metadata` (JSON) and `auto_create` (true or false) fields apply
+ * to every file and must come before the files, since a file is stored as soon as it has arrived.
  */
 export async function* filesFromMultipart(parts: AsyncIterableIterator<Multipart>): AsyncGenerator<UploadFile> {
   let tagIds: string[] = [];
   let metadata: Record<string, string> = {};
+  let autoCreate: boolean | undefined;
   let sawFile = false;
   for await (const part of parts) {
     if (part.type === 'file') {
       sawFile = true;
-      yield { name: part.filename, content: part.file, tagIds, metadata };
+      yield { name: part.filename, content: part.file, tagIds, metadata, autoCreate };
       continue;
     }
-    if (part.fieldname !== 'tag_ids' && part.fieldname !== 'metadata') {
-      throw invalidInput(`Unknown form field "${part.fieldname}"; send files, and optionally tag_ids and metadata.`);
+    if (!FIELDS.has(part.fieldname)) {
+      throw invalidInput(`Unknown form field "${part.fieldname}"; send files, and optionally tag_ids, metadata and auto_create.`);
     }
     if (sawFile) throw invalidInput(`Send the ${part.fieldname} field before the files it applies to.`);
     const value = String(part.value);
     if (part.fieldname === 'tag_ids') tagIds = parseTagIds(value);
-    else metadata = parseMetadataField(value);
+    else if (part.fieldname === 'metadata') metadata = parseMetadataField(value);
+    else autoCreate = parseAutoCreateField(value);
   }
 }

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { strictResponseFormat } from '@docagent/core/response-formats';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { type BrowserProblem, launchBrowser, signInFirstTime, watchBrowserProblems } from './browser.ts';
+import { ARTIFACTS, type BrowserProblem, launchBrowser, runScenario, signInFirstTime, textOf } from './browser.ts';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const NO_MODEL_MESSAGE =
   'No model is configured: set OPENAI_API_KEY (or another provider key) on the server, or configure a provider in Settings.';
 
@@ -37,22 +36,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
-
-function responseFormat(properties: Record<string, unknown>, required = Object.keys(properties)) {
-  return JSON.stringify(
-    {
-      type: 'json_schema',
-      json_schema: {
-        name: 'invoice',
-        schema: { type: 'object', properties, required, additionalProperties: false },
-        strict: true,
-      },
-    },
-    null,
-    2,
-  );
-}
+const responseFormat = (properties: Record<string, unknown>) => JSON.stringify(strictResponseFormat(properties), null, 2);
 
 const VERSION_1 = responseFormat({
   invoice_number: { type: 'string', description: 'As printed' },
@@ -89,16 +73,7 @@ function acceptNextDialog(page: Page): void {
 test(`tags, schemas and prompts are created, edited, versioned and deleted in the web app (${testDatabaseKind()})`, {
   timeout: 5 * 60_000,
 }, async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(30_000);
-  const problems = watchBrowserProblems(page);
-  try {
-    await walkThrough(page, problems);
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `artifacts-failure-${testDatabaseKind()}.png`), fullPage: true });
-    throw error;
-  }
+  await runScenario(browser, 'artifacts', { width: 1280, height: 900 }, walkThrough);
 });
 
 async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void> {

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { testDatabaseKind } from '@docagent/core/testing';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import type { ServerProcess } from '../processes.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -66,4 +69,59 @@ export function watchBrowserProblems(page: Page): BrowserProblem[] {
   });
   page.on('pageerror', (error) => problems.push({ kind: 'page', text: error.stack ?? error.message, url: '' }));
   return problems;
+}
+
+export const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
+
+/** Calls the API with the browser's session (its cookie, and the CSRF token for writes), as the web app does. */
+export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const origin = new URL(page.url()).origin;
+  const headers: Record<string, string> = {};
+  if (method !== 'GET') {
+    const me = await page.request.get(`${origin}/v0/account/me`);
+    headers['x-csrf-token'] = ((await me.json()) as { csrf_token: string }).csrf_token;
+  }
+  const response = await page.request.fetch(`${origin}${path}`, { method, headers, data: body });
+  assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Text extraction and the prompts that follow it, on a slow CI machine. */
+export const EXTRACTION_TIMEOUT_MS = 3 * 60_000;
+
+/** Waits until the document (its API path) has its text and its prompts have run. */
+export async function waitForPrompts(page: Page, documentPath: string): Promise<void> {
+  const deadline = Date.now() + EXTRACTION_TIMEOUT_MS;
+  for (;;) {
+    const { state } = await api<{ state: string }>(page, 'GET', `${documentPath}?include_content=false`);
+    if (state === 'llm_completed') return;
+    assert.ok(!state.endsWith('_failed'), `the document's processing failed: ${state}`);
+    assert.ok(Date.now() < deadline, `the document is still ${state}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Where the browser tests leave their screenshots. */
+export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+/**
+ * Runs a scenario on a new page of that size, watching for console errors; when it fails, a
+ * full-page screenshot `<name>-failure-<database>.png` is left in ARTIFACTS.
+ */
+export async function runScenario(
+  browser: Browser,
+  name: string,
+  viewport: { width: number; height: number },
+  scenario: (page: Page, problems: BrowserProblem[]) => Promise<void>,
+): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const page = await browser.newPage({ viewport });
+  page.setDefaultTimeout(30_000);
+  const problems = watchBrowserProblems(page);
+  try {
+    await scenario(page, problems);
+  } catch (error) {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure-${testDatabaseKind()}.png`), fullPage: true });
+    throw error;
+  }
 }

@@ -1,55 +1,30 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { testDatabaseKind } from '@docagent/core/testing';
+import type { FakeReply, RecordedRequest } from '@docagent/fake-llm';
+import type { Page } from 'playwright-core';
 import { createSseParser, parseChatFrames } from '../../../web/src/api/chatStream.ts';
-import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { type BrowserProblem, launchBrowser, signInFirstTime, watchBrowserProblems } from './browser.ts';
+import { filterChoices, type MentionChoice, mentionQueryAt, mentionsInText } from '../../../web/src/chat/mentions.ts';
+import { parseResourceHref } from '../../../web/src/chat/resourceLinks.ts';
+import { groupThreads } from '../../../web/src/chat/threadGroups.ts';
+import { ARTIFACTS, api, type BrowserProblem, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
+import { type FakeLlmApp, heldReply, startFakeLlmApp } from './fake-llm-app.ts';
+import { lastUserText, outputsOfTurn } from './responses-requests.ts';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-/** Text extraction and the default prompt, on a slow CI machine. */
-const EXTRACTION_TIMEOUT_MS = 3 * 60_000;
 const CREATE_TAG = 'Create a tag named urgent';
 const DELETE_DOCUMENT = 'Delete this document';
 const CREATED = 'Created the tag.';
 const NOT_DELETING = 'OK, not deleting.';
 const TAKE_YOUR_TIME = 'Take your time';
-/** Answers the slow request once the test has stopped its turn. */
-let releaseSlow: () => void = () => {};
+const ASK_ME = 'Ask me which currency';
+const QUESTION = 'Is the total in USD or in EUR?';
+/** The model call of the turn the test stops: answered only once the turn is stopped. */
+const slow = heldReply({ text: 'Too late.' });
 
-let server: ServerProcess;
-let browser: Browser;
-let fake: FakeLlmServer;
-let drop: () => Promise<void>;
+let app: FakeLlmApp;
 /** The document the agent is asked to delete. */
 let documentId = '';
-const dir = mkdtempSync(join(tmpdir(), 'docagent-e2e-chat-'));
-
-// biome-ignore lint/suspicious/noExplicitAny: Responses API input items, read field by field
-type InputItem = any;
-
-const inputOf = (request: RecordedRequest): InputItem[] => (Array.isArray(request.body?.input) ? request.body.input : []);
-
-/** The text of the person's last message in a Responses API request. */
-function lastUserText(request: RecordedRequest): string {
-  const message = inputOf(request).findLast((item) => item.role === 'user');
-  if (!message) return '';
-  if (typeof message.content === 'string') return message.content;
-  return (message.content as InputItem[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-}
-
-/** The outputs of the calls of this turn: those after the person's last message. */
-function outputsOfTurn(request: RecordedRequest): { output: string }[] {
-  const input = inputOf(request);
-  const lastUser = input.findLastIndex((item) => item.role === 'user');
-  return input.slice(lastUser + 1).filter((item) => item.type === 'function_call_output');
-}
 
 /** The agent's side of the conversation, scripted: a tool call first, then text once it has its result. */
 function reply(request: RecordedRequest): FakeReply {
@@ -69,68 +44,58 @@ function reply(request: RecordedRequest): FakeReply {
       ? { toolCalls: [{ name: 'delete_document', arguments: { document_id: documentId } }] }
       : { text: NOT_DELETING };
   }
+  if (asked.includes(ASK_ME)) {
+    return outputs.length === 0
+      ? { toolCalls: [{ name: 'request_input', arguments: { question: QUESTION } }] }
+      : { text: `Noted: ${JSON.parse(outputs[0] ?? '{}').answer}.` };
+  }
   return { text: 'I do not know that one.' };
 }
 
-/** Holds the answer to a slow question until the test lets it go. */
+/** The question of the turn the test stops is held; everything else is scripted. */
 async function handle(request: RecordedRequest): Promise<FakeReply> {
-  if (request.body?.tools && lastUserText(request).includes(TAKE_YOUR_TIME)) {
-    await new Promise<void>((resolve) => {
-      releaseSlow = resolve;
-    });
-    return { text: 'Too late.' };
-  }
+  if (request.body?.tools && lastUserText(request).includes(TAKE_YOUR_TIME)) return slow.answer();
   return reply(request);
 }
 
 before(async () => {
-  fake = await startFakeLlm();
-  fake.setHandler(handle);
-  const target = await createTestDatabaseTarget({ dataDir: join(dir, 'data') });
-  drop = target.drop;
-  const env = envFor(target.target);
-  for (const key of Object.keys(env)) {
-    if (/_(API_KEY|BASE_URL|MODELS)$/.test(key)) delete env[key];
-  }
-  server = await startServer({ ...env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl, LLM_MAX_RETRIES: '0' });
-  browser = await launchBrowser();
+  app = await startFakeLlmApp('chat');
+  app.fake.setHandler(handle);
 });
 
 after(async () => {
-  releaseSlow();
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-  await drop?.();
-  rmSync(dir, { recursive: true, force: true });
+  slow.release();
+  await app?.close();
 });
 
-const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
+test("the chat panel's helpers: mentions, resource links, thread groups", () => {
+  assert.deepEqual(mentionQueryAt('Use @inv', 8), { start: 4, query: 'inv' });
+  assert.equal(mentionQueryAt('mail@example', 12), null, 'an @ inside a word is no mention');
+  const invoice: MentionChoice = { type: 'schema', id: 'rev1', label: 'Invoice', detail: 'schema v2' };
+  const urgent: MentionChoice = { type: 'tag', id: 'tag1', label: 'urgent', detail: 'tag' };
+  assert.deepEqual(filterChoices([invoice, urgent], 'inv'), [invoice]);
+  assert.deepEqual(mentionsInText('Check @Invoice now', [invoice, urgent, invoice]), [{ type: 'schema', id: 'rev1' }]);
 
-/** Calls the API with the browser's session, as the web app does. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const origin = new URL(page.url()).origin;
-  const headers: Record<string, string> = {};
-  if (method !== 'GET') {
-    const me = await page.request.get(`${origin}/v0/account/me`);
-    headers['x-csrf-token'] = ((await me.json()) as { csrf_token: string }).csrf_token;
-  }
-  const response = await page.request.fetch(`${origin}${path}`, { method, headers, data: body });
-  assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
+  assert.deepEqual(parseResourceHref('schema:abc-1'), { kind: 'schema', id: 'abc-1' });
+  assert.deepEqual(parseResourceHref('document:d_9'), { kind: 'document', id: 'd_9' });
+  assert.equal(parseResourceHref('javascript:alert(1)'), null);
 
-/** Waits until the document's text is extracted and its default prompt has run. */
-async function waitForPrompts(page: Page, path: string): Promise<void> {
-  const deadline = Date.now() + EXTRACTION_TIMEOUT_MS;
-  for (;;) {
-    const { state } = await api<{ state: string }>(page, 'GET', `${path}?include_content=false`);
-    if (state === 'llm_completed') return;
-    assert.ok(!state.endsWith('_failed'), `the document's processing failed: ${state}`);
-    assert.ok(Date.now() < deadline, `the document is still ${state}`);
-    await sleep(250);
-  }
-}
+  const now = new Date(2026, 5, 10, 12);
+  const at = (days: number) => new Date(2026, 5, 10 - days, 9).toISOString();
+  const thread = (id: string, days: number) => ({ id, title: id, created_at: at(days), updated_at: at(days) });
+  assert.deepEqual(
+    groupThreads([thread('a', 0), thread('b', 1), thread('c', 3), thread('d', 30)], now).map((group) => [
+      group.label,
+      group.threads.map((t) => t.id),
+    ]),
+    [
+      ['Today', ['a']],
+      ['Yesterday', ['b']],
+      ['This week', ['c']],
+      ['Older', ['d']],
+    ],
+  );
+});
 
 test('the web client reads chat frames however the stream is cut', () => {
   const stream =
@@ -159,20 +124,11 @@ test('the web client reads chat frames however the stream is cut', () => {
 test(`the document agent chats, asks before changing data and keeps its conversations (${testDatabaseKind()})`, {
   timeout: 10 * 60_000,
 }, async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(30_000);
-  const problems = watchBrowserProblems(page);
-  try {
-    await walkThrough(page, problems);
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `chat-failure-${testDatabaseKind()}.png`), fullPage: true });
-    throw error;
-  }
+  await runScenario(app.browser, 'chat', { width: 1400, height: 1000 }, walkThrough);
 });
 
 async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void> {
-  await signInFirstTime(page, server);
+  await signInFirstTime(page, app.server);
   const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
   assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
   const org = `/v0/orgs/${orgId}`;
@@ -188,7 +144,7 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
 
   await page.goto(`${new URL(page.url()).origin}/orgs/${orgId}/documents/${documentId}`);
   await page.getByRole('heading', { level: 1, name: 'invoice.txt' }).waitFor();
-  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('region', { name: 'Chat' }).waitFor();
   const chat = page.getByRole('region', { name: 'Chat' });
   const log = chat.getByRole('log', { name: 'Conversation' });
   const message = chat.getByRole('textbox', { name: 'Message' });
@@ -205,9 +161,11 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
   await log.getByText(CREATE_TAG).waitFor();
   const createCard = log.getByRole('region', { name: /create_tag/ });
   await createCard.getByText('waiting for approval').waitFor();
-  assert.match(await createCard.getByRole('textbox').inputValue(), /"urgent"/, 'the card shows the arguments');
+  assert.match(await textOf(createCard), /"urgent"/, 'the card shows the arguments');
+  await createCard.getByRole('button', { name: 'Edit arguments of create_tag' }).click();
+  assert.match(await createCard.getByRole('textbox').inputValue(), /"urgent"/, 'the editor starts from the arguments');
   await page.screenshot({ path: join(ARTIFACTS, `chat-approval-${testDatabaseKind()}.png`), fullPage: true });
-  await createCard.getByRole('button', { name: 'Approve create_tag' }).click();
+  await createCard.getByRole('button', { name: 'Approve create_tag', exact: true }).click();
   await log.getByText(CREATED).waitFor();
   await createCard.getByText('done', { exact: true }).waitFor();
   assert.match(await textOf(createCard), /Tag created/, 'the card previews the result');
@@ -226,10 +184,9 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
   await log.getByText(NOT_DELETING).waitFor();
   await deleteCard.getByText('rejected', { exact: true }).waitFor();
   await api(page, 'GET', `${documentPath}?include_content=false`);
-  const rejectedRun = fake.requests.find(
+  const rejectedRun = app.fake.requests.find(
     (request) =>
-      lastUserText(request).includes(DELETE_DOCUMENT) &&
-      outputsOfTurn(request).some((item) => /rejected/i.test(String(item.output))),
+      lastUserText(request).includes(DELETE_DOCUMENT) && outputsOfTurn(request).some((output) => /rejected/i.test(output)),
   );
   assert.ok(rejectedRun, 'the model was told that the person rejected the call');
   await page.screenshot({ path: join(ARTIFACTS, `chat-rejected-${testDatabaseKind()}.png`), fullPage: true });
@@ -237,24 +194,40 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
   // A turn that takes long is stopped; the conversation can go on afterwards.
   await message.fill(TAKE_YOUR_TIME);
   await message.press('Enter');
+  // Stopped while the model works on it, so that no later call of the test gets its place in the fake's queue.
+  await slow.arrived;
   const stop = chat.getByRole('button', { name: 'Stop' });
   await stop.click();
   await log.getByText('Stopped.', { exact: true }).waitFor();
   await stop.waitFor({ state: 'detached' });
-  releaseSlow();
+  slow.release();
   assert.equal(await log.getByText('Too late.').count(), 0, 'nothing of the stopped answer shows');
 
   // A failing provider: the error the stream ends with is shown.
-  fake.enqueue({ kind: 'error', status: 500, message: 'the fake provider exploded' });
+  app.fake.enqueue({ kind: 'error', status: 500, message: 'the fake provider exploded' });
   await message.fill('Hello?');
   await message.press('Enter');
   const failure = chat.getByRole('alert').filter({ hasText: 'The agent could not answer' });
   await failure.waitFor();
   assert.match(await textOf(failure), /the fake provider exploded/);
+  // Retry sends the message again, in place of the failed attempt.
+  await failure.getByRole('button', { name: 'Retry' }).click();
+  await log.getByText('I do not know that one.').waitFor();
+  await failure.waitFor({ state: 'detached' });
+  assert.equal(await log.getByText('Hello?', { exact: true }).count(), 1, 'the message shows once');
+
+  // The agent asks; the answer goes back to it as the question's result.
+  await message.fill(ASK_ME);
+  await message.press('Enter');
+  const question = chat.getByRole('form', { name: 'Question from the agent' });
+  await question.getByLabel(QUESTION).fill('EUR');
+  await question.getByRole('button', { name: 'Send answer' }).click();
+  await log.getByText('Noted: EUR.').waitFor();
+  await question.waitFor({ state: 'detached' });
 
   // The conversation is kept: after a reload it is listed, and picking it shows its history.
   await page.reload();
-  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('region', { name: 'Chat' }).waitFor();
   const picker = chat.getByRole('combobox', { name: 'Conversation', exact: true });
   const stored = picker.locator('option', { hasText: CREATE_TAG });
   await stored.waitFor({ state: 'attached' });
@@ -269,6 +242,17 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
     .getByRole('region', { name: /delete_document/ })
     .getByText('rejected', { exact: true })
     .waitFor();
+
+  // An earlier message edited and sent again replaces it and everything after it.
+  const hello = log.getByText('Hello?', { exact: true });
+  await hello.hover();
+  await log.getByRole('button', { name: 'Edit' }).filter({ visible: true }).first().click();
+  await log.getByRole('form', { name: 'Edit message' }).getByLabel('Edited message').fill('Hello, anyone?');
+  await log.getByRole('button', { name: 'Send edited' }).click();
+  await log.getByText('Hello, anyone?', { exact: true }).waitFor();
+  await log.getByText('Noted: EUR.').waitFor({ state: 'detached' });
+  assert.equal(await hello.count(), 0, 'the edited message replaced the old one');
+  await log.getByText(CREATED).waitFor();
 
   assert.deepEqual(problems, [], 'no console errors or page errors');
 }

@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { type BrowserProblem, launchBrowser, signInFirstTime, watchBrowserProblems } from './browser.ts';
+import { type BrowserProblem, launchBrowser, signInFirstTime, textOf, watchBrowserProblems } from './browser.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 /** Text extraction of the whole corpus, OCR included, on a slow CI machine. */
@@ -47,7 +47,6 @@ after(async () => {
 });
 
 const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
 
 /** Polls a condition that the page or the server reaches on its own time. */
 async function until(what: string, condition: () => Promise<boolean>, timeoutMs = EXTRACTION_TIMEOUT_MS): Promise<void> {
@@ -96,6 +95,9 @@ const ENGINE_LABELS: Record<Sample['expectedEngine'], RegExp> = {
 async function checkTextPage(page: Page, sample: Sample): Promise<void> {
   await rowOf(page, sample.name).getByRole('link', { name: sample.name, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: sample.name }).waitFor();
+  // The middle panel shows the file; its Text view (remembered once chosen) shows the extracted text.
+  const textView = page.getByRole('button', { name: 'Text', exact: true });
+  if ((await textView.getAttribute('aria-pressed')) !== 'true') await textView.click();
   await page.getByRole('heading', { name: 'Page 1', exact: true }).waitFor({ timeout: EXTRACTION_TIMEOUT_MS });
   const sections = page.getByRole('region', { name: /^Page \d+$/ });
   assert.equal(await sections.count(), sample.pageCount, `the text page of ${sample.name} has a section per page`);

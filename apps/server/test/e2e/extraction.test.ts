@@ -1,90 +1,39 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { type BrowserProblem, launchBrowser, signInFirstTime, watchBrowserProblems } from './browser.ts';
+import { testDatabaseKind } from '@docagent/core/testing';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, api, type BrowserProblem, EXTRACTION_TIMEOUT_MS, runScenario, signInFirstTime, textOf } from './browser.ts';
+import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
+import { requestedSchema } from './responses-requests.ts';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-/** Text extraction and both prompts, on a slow CI machine. */
-const EXTRACTION_TIMEOUT_MS = 3 * 60_000;
 const MODEL = 'openai:gpt-4.1-mini';
 const INVOICE = { invoice_number: 'INV-2024-0042', total: 1250.5 };
 const SUMMARY = { document_type: 'invoice', summary: 'An invoice from ACME.', key_facts: ['ACME', 'INV-2024-0042'] };
 const UPSTREAM_FAILURE = 'the fake provider exploded';
 
-let server: ServerProcess;
-let browser: Browser;
-let fake: FakeLlmServer;
-let drop: () => Promise<void>;
-const dir = mkdtempSync(join(tmpdir(), 'docagent-e2e-extraction-'));
-
-/** The schema a structured-output request asks for, if any. */
-function requestedSchema(request: RecordedRequest): { properties?: Record<string, unknown> } | undefined {
-  return request.body?.text?.format?.schema;
-}
+let app: FakeLlmApp;
 
 before(async () => {
-  fake = await startFakeLlm();
+  app = await startFakeLlmApp('extraction');
   // Each prompt gets the JSON its schema (or, for the default prompt, its instructions) asks for.
-  fake.setHandler((request) => ({
+  app.fake.setHandler((request) => ({
     text: JSON.stringify(requestedSchema(request)?.properties?.invoice_number ? INVOICE : SUMMARY),
   }));
-  const target = await createTestDatabaseTarget({ dataDir: join(dir, 'data') });
-  drop = target.drop;
-  const env = envFor(target.target);
-  for (const key of Object.keys(env)) {
-    if (/_(API_KEY|BASE_URL|MODELS)$/.test(key)) delete env[key];
-  }
-  server = await startServer({ ...env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl, LLM_MAX_RETRIES: '0' });
-  browser = await launchBrowser();
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-  await drop?.();
-  rmSync(dir, { recursive: true, force: true });
+  await app?.close();
 });
-
-const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
-
-/** Calls the API with the browser's session, as the web app does. */
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const origin = new URL(page.url()).origin;
-  const headers: Record<string, string> = {};
-  if (method !== 'GET') {
-    const me = await page.request.get(`${origin}/v0/account/me`);
-    headers['x-csrf-token'] = ((await me.json()) as { csrf_token: string }).csrf_token;
-  }
-  const response = await page.request.fetch(`${origin}${path}`, { method, headers, data: body });
-  assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 test(`prompt results show on the document page, are corrected, verified and re-run (${testDatabaseKind()})`, {
   timeout: 10 * 60_000,
 }, async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(30_000);
-  const problems = watchBrowserProblems(page);
-  try {
-    await walkThrough(page, problems);
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `extraction-failure-${testDatabaseKind()}.png`), fullPage: true });
-    throw error;
-  }
+  await runScenario(app.browser, 'extraction', { width: 1400, height: 1000 }, walkThrough);
 });
 
 async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void> {
-  await signInFirstTime(page, server);
+  await signInFirstTime(page, app.server);
   const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
   assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
   const org = `/v0/orgs/${orgId}`;
@@ -139,7 +88,7 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
   assert.equal(await total.inputValue(), String(INVOICE.total));
   assert.equal(await summaryForm.getByLabel('document_type', { exact: true }).inputValue(), SUMMARY.document_type);
   assert.match(await summaryForm.getByLabel('key_facts', { exact: true }).inputValue(), /INV-2024-0042/);
-  const schemaRequest = fake.requests.find((request) => requestedSchema(request)?.properties?.invoice_number);
+  const schemaRequest = app.fake.requests.find((request) => requestedSchema(request)?.properties?.invoice_number);
   assert.ok(schemaRequest, 'the invoice prompt asked for structured output with its schema');
   await page.screenshot({ path: join(ARTIFACTS, `extraction-results-${testDatabaseKind()}.png`), fullPage: true });
 
@@ -167,7 +116,7 @@ async function walkThrough(page: Page, problems: BrowserProblem[]): Promise<void
   assert.equal(await verified.isChecked(), true);
 
   // A failing provider: the run's error says what went wrong, and the stored result stays.
-  fake.enqueue({ kind: 'error', status: 500, message: UPSTREAM_FAILURE });
+  app.fake.enqueue({ kind: 'error', status: 500, message: UPSTREAM_FAILURE });
   const rerun = invoiceCard.getByRole('button', { name: 'Re-run Extract invoice' });
   await rerun.click();
   const runError = invoiceCard.getByRole('alert').filter({ hasText: 'Could not run Extract invoice' });

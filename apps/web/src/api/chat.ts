@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ChatFrame, readChatFrames } from './chatStream';
-import { deleteNoContent, getJson, postEventStream, postJson, postNoContent } from './client';
+import { type FrameHandler, readChatFrames } from './chatStream';
+import { deleteNoContent, getJson, type InputProblem, postEventStream, postJson, postNoContent } from './client';
 import type { ModelList } from './models';
 import { orgApiPath } from './queries';
 
@@ -34,11 +34,28 @@ export interface Thread extends ThreadSummary {
   extraction: Record<string, unknown>;
 }
 
+/** A schema, prompt or tag the person pointed the agent at with @. */
+export interface Mention {
+  type: 'schema' | 'prompt' | 'tag';
+  /** schema_revid, prompt_revid or tag id. */
+  id: string;
+}
+
 export interface ChatRequest {
   messages: { role: 'user'; content: string }[];
+  mentions?: Mention[];
   model?: string;
   auto_approve?: boolean;
+  auto_approved_tools?: string[];
   thread_id?: string;
+  /** Drops the thread's messages from this index on before the new message (edit and resubmit). */
+  truncate_thread_to_message_count?: number;
+  max_steps?: number;
+}
+
+export interface ChatTools {
+  read_only: string[];
+  read_write: string[];
 }
 
 export interface Approval {
@@ -115,13 +132,36 @@ export function useDeleteThreadMutation(orgId: string, documentId: string) {
   });
 }
 
+/** The agent's tools by access: the read_write ones are those that ask for approval. */
+export function useChatToolsQuery(orgId: string, documentId: string) {
+  return useQuery({
+    queryKey: [...chatQueryKey(orgId, documentId), 'tools'],
+    queryFn: () => getJson<ChatTools>(`${chatPath(orgId, documentId)}/tools`),
+    staleTime: MODELS_STALE_MS,
+  });
+}
+
+/** The problems running the tool would find in these arguments (none: they are fine). */
+export async function checkToolArguments(
+  orgId: string,
+  documentId: string,
+  tool: string,
+  args: unknown,
+): Promise<InputProblem[]> {
+  const { problems } = await postJson<{ valid: boolean; problems: InputProblem[] }>(
+    `${chatPath(orgId, documentId)}/tools/${encodeURIComponent(tool)}/check`,
+    { body: { arguments: args } },
+  );
+  return problems;
+}
+
 /** Starts a turn and reports its frames until the stream ends. */
 export async function streamChat(
   orgId: string,
   documentId: string,
   request: ChatRequest,
   signal: AbortSignal,
-  onFrame: (frame: ChatFrame) => void,
+  onFrame: FrameHandler,
 ): Promise<void> {
   const body = await postEventStream(chatPath(orgId, documentId), { body: { ...request, stream: true }, signal });
   await readChatFrames(body, onFrame);
@@ -133,13 +173,38 @@ export async function streamApprove(
   documentId: string,
   request: ApproveRequest,
   signal: AbortSignal,
-  onFrame: (frame: ChatFrame) => void,
+  onFrame: FrameHandler,
 ): Promise<void> {
   const body = await postEventStream(`${chatPath(orgId, documentId)}/approve`, {
     body: { ...request, stream: true },
     signal,
   });
   await readChatFrames(body, onFrame);
+}
+
+/**
+ * Follows a turn again after its stream dropped: the server replays the frames after lastEventId,
+ * then the live ones until the turn ends or pauses.
+ */
+export async function streamTurnAgain(
+  orgId: string,
+  documentId: string,
+  turnId: string,
+  lastEventId: string | null,
+  signal: AbortSignal,
+  onFrame: FrameHandler,
+): Promise<void> {
+  const headers = new Headers({ accept: 'text/event-stream' });
+  if (lastEventId !== null) headers.set('last-event-id', lastEventId);
+  const response = await fetch(`${chatPath(orgId, documentId)}/turns/${encodeURIComponent(turnId)}/stream`, {
+    headers,
+    credentials: 'same-origin',
+    signal,
+  });
+  if (!response.ok || !response.body) {
+    throw new Error(`Could not follow the turn again (${response.status} ${response.statusText}).`);
+  }
+  await readChatFrames(response.body, onFrame);
 }
 
 export function stopTurn(orgId: string, documentId: string, turnId: string): Promise<void> {

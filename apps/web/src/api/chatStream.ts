@@ -18,6 +18,12 @@ export interface TurnUsage {
   cost_usd: number | null;
 }
 
+/** The extraction the conversation works on: the prompt revision and its (possibly patched) values. */
+export interface WorkingExtraction {
+  promptRevid: string;
+  values: unknown;
+}
+
 /** The body of a finished, paused or stopped turn. */
 export interface TurnResult {
   turn_id?: string;
@@ -25,7 +31,7 @@ export interface TurnResult {
   thinking: string;
   tool_calls?: ToolCallInfo[];
   input_request?: { call_id: string; question: string };
-  working_state: Record<string, unknown>;
+  working_state: Record<string, unknown> & { extraction?: WorkingExtraction };
   stopped?: 'user' | 'max_steps';
   usage?: TurnUsage;
 }
@@ -136,8 +142,11 @@ export function parseChatFrames(text: string): ChatFrame[] {
   return [...parser.push(text), ...parser.end()].map(frameOf).filter((frame) => frame !== null);
 }
 
+/** Takes a frame and the id of its event (null when it had none), to resume after it. */
+export type FrameHandler = (frame: ChatFrame, eventId: string | null) => void;
+
 /** Reads frames from a response body as they arrive, until the body ends (or its request is aborted). */
-export async function readChatFrames(body: ReadableStream<Uint8Array>, onFrame: (frame: ChatFrame) => void): Promise<void> {
+export async function readChatFrames(body: ReadableStream<Uint8Array>, onFrame: FrameHandler): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parser = createSseParser();
@@ -149,7 +158,7 @@ export async function readChatFrames(body: ReadableStream<Uint8Array>, onFrame: 
         : parser.push(decoder.decode(value, { stream: true }));
       for (const event of events) {
         const frame = frameOf(event);
-        if (frame) onFrame(frame);
+        if (frame) onFrame(frame, event.id);
       }
       if (done) return;
     }

@@ -1,7 +1,7 @@
 import { type Query, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deleteNoContent, getJson, postJson, postMultipart, type UploadProgress } from './client';
 import { orgApiPath } from './queries';
-import type { DocumentList, DocumentState, DocumentSummary, DocumentText, UploadedDocument } from './types';
+import type { AutoCreateStatus, DocumentList, DocumentState, DocumentSummary, DocumentText, UploadedDocument } from './types';
 
 /** How often pages re-read documents whose text is still being extracted. */
 const pendingPollMs = 2000;
@@ -12,6 +12,8 @@ export interface DocumentListParams {
   skip: number;
   nameSearch: string;
   tagIds: string[];
+  /** Only documents whose auto-create is in this state; null: all. */
+  autoCreateStatus: AutoCreateStatus | null;
 }
 
 export function isTextPending(state: DocumentState): boolean {
@@ -23,7 +25,15 @@ export function isExtractionPending(state: DocumentState): boolean {
   return state === 'llm_processing';
 }
 
+/** The agent has yet to propose a schema and a prompt for the document. */
+export function isAutoCreatePending(status: AutoCreateStatus | undefined): boolean {
+  return status === 'pending' || status === 'running';
+}
+
 const isWorking = (state: DocumentState) => isTextPending(state) || isExtractionPending(state);
+
+/** Its text, its prompts or its auto-create are under way: worth reading again soon. */
+const isBusy = (document: DocumentSummary) => isWorking(document.state) || isAutoCreatePending(document.auto_create_status);
 
 /** Every state after a completed text extraction keeps the text, whatever happened to the LLM steps. */
 export function hasText(state: DocumentState): boolean {
@@ -34,7 +44,7 @@ function documentsQueryKey(orgId: string) {
   return ['orgs', orgId, 'documents'] as const;
 }
 
-function documentDetailQueryKey(orgId: string, documentId: string) {
+export function documentDetailQueryKey(orgId: string, documentId: string) {
   return [...documentsQueryKey(orgId), 'detail', documentId] as const;
 }
 
@@ -42,7 +52,7 @@ function documentTextQueryKey(orgId: string, documentId: string) {
   return [...documentsQueryKey(orgId), 'text', documentId] as const;
 }
 
-function documentPath(orgId: string, documentId: string): string {
+export function documentPath(orgId: string, documentId: string): string {
   return `${orgApiPath(orgId)}/documents/${encodeURIComponent(documentId)}`;
 }
 
@@ -50,13 +60,16 @@ export function documentFileUrl(orgId: string, documentId: string): string {
   return `${documentPath(orgId, documentId)}/file`;
 }
 
-function listSearchParams({ skip, nameSearch, tagIds }: DocumentListParams): URLSearchParams {
+function listSearchParams({ skip, nameSearch, tagIds, autoCreateStatus }: DocumentListParams): URLSearchParams {
   const search = new URLSearchParams({ skip: String(skip), limit: String(documentsPageSize) });
   if (nameSearch !== '') {
     search.set('name_search', nameSearch);
   }
   if (tagIds.length > 0) {
     search.set('tag_ids', tagIds.join(','));
+  }
+  if (autoCreateStatus !== null) {
+    search.set('auto_create_status', autoCreateStatus);
   }
   return search;
 }
@@ -67,13 +80,12 @@ export function useDocumentsQuery(orgId: string, params: DocumentListParams) {
     queryFn: () => getJson<DocumentList>(`${orgApiPath(orgId)}/documents?${listSearchParams(params)}`),
     // Keeps the current page on screen while the next one or a new search loads.
     placeholderData: (previous) => previous,
-    refetchInterval: (query: Query<DocumentList>) =>
-      query.state.data?.documents.some((document) => isWorking(document.state)) ? pendingPollMs : false,
+    refetchInterval: (query: Query<DocumentList>) => (query.state.data?.documents.some(isBusy) ? pendingPollMs : false),
   });
 }
 
 /**
- * One document, polled while its text or its prompts are in progress. `awaitingExtraction`: its
+ * One document, polled while its text, its prompts or its auto-create are in progress. `awaitingExtraction`: its
  * text is ready and a model is configured, so its prompts are about to start.
  */
 export function useDocumentQuery(orgId: string, documentId: string, awaitingExtraction = false) {
@@ -81,9 +93,9 @@ export function useDocumentQuery(orgId: string, documentId: string, awaitingExtr
     queryKey: documentDetailQueryKey(orgId, documentId),
     queryFn: () => getJson<DocumentSummary>(`${documentPath(orgId, documentId)}?include_content=false`),
     refetchInterval: (query: Query<DocumentSummary>) => {
-      const state = query.state.data?.state;
-      if (state === undefined) return false;
-      return isWorking(state) || (awaitingExtraction && state === 'ocr_completed') ? pendingPollMs : false;
+      const document = query.state.data;
+      if (document === undefined) return false;
+      return isBusy(document) || (awaitingExtraction && document.state === 'ocr_completed') ? pendingPollMs : false;
     },
   });
 }
@@ -96,14 +108,20 @@ export function useDocumentTextQuery(orgId: string, documentId: string) {
   });
 }
 
-/** Uploads one file as its own request, so that each file reports its own progress and error. */
+/**
+ * Uploads one file as its own request, so that each file reports its own progress and error.
+ * `autoCreate` asks the agent to propose a schema and a prompt once the text is ready.
+ */
 export async function uploadDocument(
   orgId: string,
   file: File,
+  autoCreate: boolean,
   onProgress: (progress: UploadProgress) => void,
   signal: AbortSignal,
 ): Promise<UploadedDocument> {
   const form = new FormData();
+  // Sent either way, and before the file as the server requires, so the organization's default never decides behind the checkbox.
+  form.append('auto_create', String(autoCreate));
   form.append('file', file, file.name);
   const { documents } = await postMultipart<{ documents: UploadedDocument[] }>(
     `${orgApiPath(orgId)}/documents/multipart`,

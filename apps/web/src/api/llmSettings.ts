@@ -27,6 +27,10 @@ export interface LlmSettings {
   /** Null: every enabled model. */
   chat_models: string[] | null;
   monthly_limit_usd: number | null;
+  /** Whether uploads ask the agent to propose a schema and a prompt when they do not say. */
+  auto_create_default: boolean;
+  /** The auto-create agent's model; null: the default model. */
+  auto_create_model: string | null;
   spent_this_month_usd: number;
   effective_default_model: string | null;
   effective_enabled_models: string[];
@@ -41,6 +45,8 @@ export interface LlmSettingsChange {
   enabled_models?: string[] | null;
   chat_models?: string[] | null;
   monthly_limit_usd?: number | null;
+  auto_create_default?: boolean;
+  auto_create_model?: string | null;
 }
 
 export interface ProviderChange {

@@ -19,8 +19,16 @@ export interface Prompt {
   created_by: string;
 }
 
+/** A prompt as lists give it: with whether it is an auto-create proposal awaiting review. */
+export interface ListedPrompt extends Prompt {
+  /** "Auto-created, pending review": it runs on no other document until accepted. Absent from versions lists. */
+  auto_create_pending_review?: boolean;
+  /** The document whose auto-create proposed it, while pending. */
+  auto_create_document_id?: string | null;
+}
+
 export interface PromptList {
-  prompts: Prompt[];
+  prompts: ListedPrompt[];
   total_count: number;
   skip: number;
 }

@@ -46,7 +46,19 @@ export type DocumentState =
 
 export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv';
 
-export interface DocumentSummary {
+/** Where the agent's auto-create proposal of a schema and a prompt stands (seed 000 section 4.3). */
+export type AutoCreateStatus = 'pending' | 'running' | 'proposed' | 'failed' | 'accepted' | 'rejected';
+
+/** Auto-create's fields of a document: each only when set, so a document without auto-create has none. */
+export interface AutoCreateFields {
+  auto_create?: true;
+  auto_create_status?: AutoCreateStatus;
+  auto_create_schema_revid?: string;
+  auto_create_prompt_revid?: string;
+  auto_create_error?: string;
+}
+
+export interface DocumentSummary extends AutoCreateFields {
   id: string;
   document_name: string;
   upload_date: string;
@@ -69,7 +81,7 @@ export interface DocumentList {
   skip: number;
 }
 
-export interface UploadedDocument {
+export interface UploadedDocument extends AutoCreateFields {
   document_id: string;
   document_name: string;
   state: DocumentState;

@@ -1,26 +1,43 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   type Approval,
+  checkToolArguments,
   fetchThread,
   type ThreadSummary,
   threadQueryKey,
   useChatModelsQuery,
+  useChatToolsQuery,
   useCreateThreadMutation,
   useDeleteThreadMutation,
   useThreadsQuery,
 } from '../api/chat';
+import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
-import { itemsOfHistory } from './chatItems';
+import { AutoCreateReview } from './AutoCreateReview';
+import { ChatSettingsPanel } from './ChatSettingsPanel';
+import { type ChatItem, itemsOfHistory, withMessageIndexes } from './chatItems';
+import { ExtractionSection } from './ExtractionSection';
+import { extractionOfWorkingState } from './extraction';
+import { InputRequestCard } from './InputRequestCard';
+import { MentionInput } from './MentionInput';
 import { MessageList } from './MessageList';
+import { ModelPicker } from './ModelPicker';
+import { type MentionChoice, mentionsInText } from './mentions';
+import { PendingBar } from './PendingBar';
+import { StepCounter } from './StepCounter';
 import { ThreadPicker } from './ThreadPicker';
 import type { Decision } from './ToolCallCard';
-import { useChatTurns } from './useChatTurns';
+import { approvalFields, useChatSettings } from './useChatSettings';
+import { type SendOptions, useChatTurns } from './useChatTurns';
 
 /** Thread titles are the first words of the first message. */
 const TITLE_LENGTH = 80;
+
+/** Tools whose success may change the schemas, prompts and tags that can be mentioned. */
+const CHANGING_TOOL = /^(create|update|delete)_/;
 
 function titleOf(text: string): string {
   const line = text.trim().replace(/\s+/g, ' ');
@@ -29,43 +46,58 @@ function titleOf(text: string): string {
 
 interface ChatPanelProps {
   orgId: string;
-  documentId: string;
+  document: DocumentSummary;
 }
 
-/** The document agent: conversations about the document, with approvals of what it wants to change. */
-export function ChatPanel({ orgId, documentId }: ChatPanelProps) {
+/**
+ * The document agent: conversations about the document, with approvals of what it wants to change,
+ * and the review of what auto-create proposed for it.
+ */
+export function ChatPanel({ orgId, document }: ChatPanelProps) {
+  const documentId = document.id;
   const queryClient = useQueryClient();
   const modelsQuery = useChatModelsQuery(orgId);
+  const toolsQuery = useChatToolsQuery(orgId, documentId);
   const threadsQuery = useThreadsQuery(orgId, documentId);
   const createThread = useCreateThreadMutation(orgId, documentId);
   const deleteThread = useDeleteThreadMutation(orgId, documentId);
   const chat = useChatTurns(orgId, documentId);
+  const { settings, update: updateSettings, alwaysApprove } = useChatSettings();
   const [threadId, setThreadId] = useState<string | null>(null);
   const [loadingThread, setLoadingThread] = useState(false);
   const [threadError, setThreadError] = useState<unknown>(null);
   const [message, setMessage] = useState('');
-  const [model, setModel] = useState<string | null>(null);
-  const [autoApprove, setAutoApprove] = useState(false);
+  const [chosen, setChosen] = useState<MentionChoice[]>([]);
   const [decisions, setDecisions] = useState<Record<string, Decision>>({});
-  const [answer, setAnswer] = useState('');
-  const messageId = useId();
-  const modelId = useId();
-  const answerId = useId();
 
   const models = modelsQuery.data?.models ?? [];
   const hint = modelsQuery.data?.configure_hint ?? null;
-  const chosenModel = model ?? modelsQuery.data?.default_model ?? models[0];
+  const chosenModel =
+    settings.model !== null && models.includes(settings.model) ? settings.model : (modelsQuery.data?.default_model ?? models[0]);
   const running = chat.phase === 'running';
   const paused = chat.phase === 'paused';
   const busy = running || createThread.isPending || loadingThread;
 
   // A new pause starts with no decisions.
   useEffect(() => {
-    if (chat.pending.length > 0 || chat.inputRequest) {
-      setDecisions({});
-      setAnswer('');
-    }
+    if (chat.pending.length > 0 || chat.inputRequest) setDecisions({});
   }, [chat.pending, chat.inputRequest]);
+
+  // The mention list shows what the agent created or changed.
+  useEffect(() => {
+    if (!chat.ranTools.some((tool) => CHANGING_TOOL.test(tool))) return;
+    for (const kind of ['schemas', 'prompts', 'tags']) {
+      void queryClient.invalidateQueries({ queryKey: ['orgs', orgId, kind, 'mentions'] });
+    }
+  }, [chat.ranTools, queryClient, orgId]);
+
+  function loadThread(id: string) {
+    return queryClient.fetchQuery({
+      queryKey: threadQueryKey(orgId, documentId, id),
+      queryFn: () => fetchThread(orgId, documentId, id),
+      staleTime: 0,
+    });
+  }
 
   async function pickThread(next: string | null) {
     setThreadId(next);
@@ -77,12 +109,8 @@ export function ChatPanel({ orgId, documentId }: ChatPanelProps) {
     }
     setLoadingThread(true);
     try {
-      const thread = await queryClient.fetchQuery({
-        queryKey: threadQueryKey(orgId, documentId, next),
-        queryFn: () => fetchThread(orgId, documentId, next),
-        staleTime: 0,
-      });
-      chat.reset(itemsOfHistory(thread.messages));
+      const thread = await loadThread(next);
+      chat.reset(itemsOfHistory(thread.messages), extractionOfWorkingState(thread.extraction));
     } catch (error) {
       chat.reset([]);
       setThreadError(error);
@@ -103,6 +131,27 @@ export function ChatPanel({ orgId, documentId }: ChatPanelProps) {
     });
   }
 
+  /** After a turn, the messages on screen learn where they are in the stored thread (for edits). */
+  async function indexMessages(thread: string) {
+    try {
+      const stored = await loadThread(thread);
+      chat.setItems((current) => withMessageIndexes(current, stored.messages));
+    } catch {
+      // Without the indexes, the messages of this turn cannot be edited; nothing else is lost.
+    }
+  }
+
+  function optionsFor(thread: string, text: string): SendOptions {
+    const mentions = mentionsInText(text, chosen);
+    return {
+      threadId: thread,
+      model: chosenModel,
+      max_steps: settings.maxSteps,
+      ...approvalFields(settings),
+      ...(mentions.length > 0 ? { mentions } : {}),
+    };
+  }
+
   async function send() {
     const text = message.trim();
     if (text === '' || busy || paused || !chosenModel) return;
@@ -116,16 +165,25 @@ export function ChatPanel({ orgId, documentId }: ChatPanelProps) {
       }
       setThreadId(thread);
     }
+    const options = optionsFor(thread, text);
     setMessage('');
-    await chat.send(text, { threadId: thread, model: chosenModel, autoApprove });
-    void queryClient.invalidateQueries({ queryKey: threadQueryKey(orgId, documentId, thread) });
+    setChosen([]);
+    await chat.send(text, options);
+    await indexMessages(thread);
   }
 
-  function onMessageKey(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      void send();
-    }
+  async function resubmit(item: Extract<ChatItem, { kind: 'user' }>, text: string) {
+    if (threadId === null || item.messageIndex === undefined || busy || paused) return;
+    await chat.send(text, optionsFor(threadId, text), { itemKey: item.key, messageIndex: item.messageIndex });
+    await indexMessages(threadId);
+  }
+
+  /** Sends the failed message again; a stored copy of it is replaced, not repeated. */
+  async function retry() {
+    const last = chat.items.findLast((item) => item.kind === 'user');
+    const stored = last?.kind === 'user' && last.messageIndex !== undefined ? last : undefined;
+    await chat.retry(stored && { itemKey: stored.key, messageIndex: stored.messageIndex as number });
+    if (threadId !== null) await indexMessages(threadId);
   }
 
   /** Sends the decisions once every pending call has one and any question is answered. */
@@ -142,23 +200,25 @@ export function ChatPanel({ orgId, documentId }: ChatPanelProps) {
   }
 
   function decide(callId: string, decision: Decision) {
+    if (decision.always) {
+      const call = chat.pending.find((candidate) => candidate.id === callId);
+      if (call) alwaysApprove(call.name);
+    }
     const next = { ...decisions, [callId]: decision };
     setDecisions(next);
     resumeIfReady(next, undefined);
   }
 
-  function approveAll() {
+  function decideAll(approved: boolean) {
     const next = { ...decisions };
     for (const call of chat.pending) {
-      next[call.id] ??= { approved: true };
+      next[call.id] ??= { approved };
     }
     setDecisions(next);
     resumeIfReady(next, undefined);
   }
 
-  function submitAnswer() {
-    const text = answer.trim();
-    if (text === '') return;
+  function submitAnswer(text: string) {
     // Calls still undecided when the question is answered are rejected.
     const next = { ...decisions };
     for (const call of chat.pending) {
@@ -171,146 +231,133 @@ export function ChatPanel({ orgId, documentId }: ChatPanelProps) {
   const undecided = chat.pending.filter((call) => decisions[call.id] === undefined).length;
 
   return (
-    <section aria-labelledby="chat-heading" className="space-y-3">
-      <h2 id="chat-heading" className="text-lg font-semibold text-slate-900">
-        Chat
-      </h2>
-      {threadsQuery.isError && (
-        <ErrorAlert
-          title="Could not load the conversations"
-          error={threadsQuery.error}
-          onRetry={() => void threadsQuery.refetch()}
+    // Fills the panel: the conversation takes the height left between the settings above and the message box below.
+    <section aria-label="Chat" className="flex h-full min-h-[30rem] flex-col gap-3">
+      <div className="shrink-0 space-y-3">
+        <AutoCreateReview
+          orgId={orgId}
+          document={document}
+          disabled={busy || paused}
+          // The refine thread opens like a picked one: its messages, and the proposal as its extraction.
+          onRefine={(id) => void pickThread(id)}
         />
-      )}
-      <ThreadPicker
-        threads={threadsQuery.data ?? []}
-        threadId={threadId}
-        disabled={busy}
-        deleting={deleteThread.isPending}
-        onPick={(next) => void pickThread(next)}
-        onDelete={removeThread}
-      />
-      {deleteThread.isError && <ErrorAlert title="Could not delete the conversation" error={deleteThread.error} />}
-      {threadError !== null && <ErrorAlert title="Could not load the conversation" error={threadError} />}
+        {threadsQuery.isError && (
+          <ErrorAlert
+            title="Could not load the conversations"
+            error={threadsQuery.error}
+            onRetry={() => void threadsQuery.refetch()}
+          />
+        )}
+        <ThreadPicker
+          threads={threadsQuery.data ?? []}
+          threadId={threadId}
+          disabled={busy}
+          deleting={deleteThread.isPending}
+          onPick={(next) => void pickThread(next)}
+          onDelete={removeThread}
+        />
+        {deleteThread.isError && <ErrorAlert title="Could not delete the conversation" error={deleteThread.error} />}
+        {threadError !== null && <ErrorAlert title="Could not load the conversation" error={threadError} />}
+
+        <ChatSettingsPanel
+          settings={settings}
+          onChange={updateSettings}
+          readWriteTools={toolsQuery.data?.read_write ?? []}
+          disabled={running}
+        />
+        <ExtractionSection extraction={chat.extraction} />
+      </div>
 
       {loadingThread ? (
-        <LoadingState label="Loading the conversation…" />
-      ) : (
-        <MessageList items={chat.items} decisions={decisions} onDecide={decide} busy={running} streaming={running} />
-      )}
-
-      {paused && chat.pending.length > 1 && undecided > 0 && (
-        <div className="flex items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          <span>The agent waits for your approval of {chat.pending.length} actions.</span>
-          <Button onClick={approveAll}>Approve all</Button>
+        <div className="min-h-48 flex-1">
+          <LoadingState label="Loading the conversation…" />
         </div>
-      )}
-      {paused && chat.pending.length === 1 && undecided === 1 && (
-        <p className="text-sm text-amber-900">The agent waits for your approval of the action above.</p>
+      ) : (
+        <MessageList
+          orgId={orgId}
+          items={chat.items}
+          decisions={decisions}
+          onDecide={decide}
+          onValidate={(tool, args) => checkToolArguments(orgId, documentId, tool, args)}
+          busy={running}
+          streaming={running}
+          onResubmit={busy || paused ? undefined : (item, text) => void resubmit(item, text)}
+          onRetry={busy || paused ? undefined : () => void retry()}
+        />
       )}
 
-      {chat.inputRequest && (
+      <div className="shrink-0 space-y-3">
+        {paused && chat.pending.length > 0 && undecided > 0 && (
+          <PendingBar
+            count={chat.pending.length}
+            undecided={undecided}
+            onApproveAll={() => decideAll(true)}
+            onRejectAll={() => decideAll(false)}
+          />
+        )}
+
+        {chat.inputRequest && <InputRequestCard question={chat.inputRequest.question} onAnswer={submitAnswer} />}
+
+        {chat.error !== null && <ErrorAlert title="Could not start the conversation" error={chat.error} />}
+
+        {hint !== null && (
+          <div role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            <p className="font-medium">No chat model is configured: {hint}</p>
+          </div>
+        )}
+        {modelsQuery.isError && (
+          <ErrorAlert title="Could not load the models" error={modelsQuery.error} onRetry={() => void modelsQuery.refetch()} />
+        )}
+
         <form
-          aria-label="Question from the agent"
-          className="space-y-2 rounded-md border border-sky-300 bg-sky-50 px-3 py-2"
+          aria-label="Message the agent"
+          className="space-y-2"
           onSubmit={(event) => {
             event.preventDefault();
-            submitAnswer();
+            void send();
           }}
         >
-          <label htmlFor={answerId} className="block text-sm font-medium whitespace-pre-wrap text-sky-950">
-            {chat.inputRequest.question}
-          </label>
-          <textarea
-            id={answerId}
-            value={answer}
-            rows={2}
-            onChange={(event) => setAnswer(event.target.value)}
-            className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none"
+          <MentionInput
+            orgId={orgId}
+            value={message}
+            onChange={setMessage}
+            chosen={chosen}
+            onChoose={(choice) => setChosen((current) => [...current, choice])}
+            onSubmit={() => void send()}
+            onEscape={() => {
+              if (running && !chat.stopping) void chat.stop();
+            }}
+            placeholder={
+              paused ? 'Answer the agent above to go on.' : 'Ask the agent… (@ mentions, Enter sends, Shift+Enter for a new line)'
+            }
           />
-          <Button type="submit" disabled={answer.trim() === ''}>
-            Send answer
-          </Button>
-        </form>
-      )}
-
-      {chat.error !== null && <ErrorAlert title="The agent could not answer" error={chat.error} />}
-
-      {hint !== null && (
-        <div role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          <p className="font-medium">No chat model is configured: {hint}</p>
-        </div>
-      )}
-      {modelsQuery.isError && (
-        <ErrorAlert title="Could not load the models" error={modelsQuery.error} onRetry={() => void modelsQuery.refetch()} />
-      )}
-
-      <form
-        aria-label="Message the agent"
-        className="space-y-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send();
-        }}
-      >
-        <label htmlFor={messageId} className="sr-only">
-          Message
-        </label>
-        <textarea
-          id={messageId}
-          value={message}
-          rows={3}
-          placeholder={paused ? 'Answer the agent above to go on.' : 'Ask the agent… (Enter sends, Shift+Enter for a new line)'}
-          onChange={(event) => setMessage(event.target.value)}
-          onKeyDown={onMessageKey}
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none"
-        />
-        <div className="flex flex-wrap items-center gap-3">
-          <div className="flex items-center gap-2">
-            <label htmlFor={modelId} className="text-xs font-medium text-slate-700">
-              Model
-            </label>
-            <select
-              id={modelId}
-              value={chosenModel ?? ''}
-              disabled={models.length === 0 || running}
-              onChange={(event) => setModel(event.target.value)}
-              className="rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 font-mono text-xs text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none disabled:bg-slate-50"
-            >
-              {models.length === 0 && <option value="">No model</option>}
-              {models.map((candidate) => (
-                <option key={candidate} value={candidate}>
-                  {candidate}
-                </option>
-              ))}
-            </select>
-          </div>
-          <label className="flex items-center gap-1.5 text-xs font-medium text-slate-700">
-            <input
-              type="checkbox"
-              checked={autoApprove}
-              disabled={running}
-              onChange={(event) => setAutoApprove(event.target.checked)}
-              className="size-4 rounded border-slate-300"
-            />
-            Auto-approve
-          </label>
-          <div className="ml-auto flex gap-2">
-            {running && (
-              <Button variant="danger" disabled={chat.stopping} onClick={() => void chat.stop()}>
-                {chat.stopping ? 'Stopping…' : 'Stop'}
+          <div className="flex flex-wrap items-center gap-3">
+            <ModelPicker models={models} value={chosenModel} disabled={running} onChange={(model) => updateSettings({ model })} />
+            <span className="text-xs text-slate-500">
+              {settings.approvalMode === 'all'
+                ? 'Auto-approves every action'
+                : settings.approvalMode === 'tools'
+                  ? `Auto-approves ${settings.autoApprovedTools.length} tools`
+                  : 'Asks before every change'}
+            </span>
+            <div className="ml-auto flex items-center gap-2">
+              {running && chat.progress && <StepCounter progress={chat.progress} />}
+              {running && (
+                <Button variant="danger" disabled={chat.stopping} onClick={() => void chat.stop()}>
+                  {chat.stopping ? 'Stopping…' : 'Stop'}
+                </Button>
+              )}
+              <Button
+                type="submit"
+                disabled={busy || paused || message.trim() === '' || !chosenModel}
+                aria-busy={running || undefined}
+              >
+                {running ? 'Working…' : 'Send'}
               </Button>
-            )}
-            <Button
-              type="submit"
-              disabled={busy || paused || message.trim() === '' || !chosenModel}
-              aria-busy={running || undefined}
-            >
-              {running ? 'Working…' : 'Send'}
-            </Button>
+            </div>
           </div>
-        </div>
-      </form>
+        </form>
+      </div>
     </section>
   );
 }

@@ -1,96 +1,104 @@
 import { useEffect, useRef } from 'react';
+import type { InputProblem } from '../api/client';
+import { AssistantMessage } from './AssistantMessage';
 import type { ChatItem } from './chatItems';
 import { type Decision, ToolCallCard } from './ToolCallCard';
+import { TurnError } from './TurnError';
+import { UserMessage } from './UserMessage';
+
+type UserItem = Extract<ChatItem, { kind: 'user' }>;
 
 interface MessageListProps {
+  orgId: string;
   items: ChatItem[];
-  /** The person's answers to the pending calls, by call id. */
-  decisions: Record<string, Decision>;
-  onDecide: (callId: string, decision: Decision) => void;
+  /** The log's accessible name; "Conversation" unless it shows something else, such as a replayed run. */
+  label?: string;
+  /** What an empty list says. */
+  emptyText?: string;
+  /** The person's answers to the pending calls, by call id. Without onDecide the list is read-only: no approvals. */
+  decisions?: Record<string, Decision>;
+  onDecide?: (callId: string, decision: Decision) => void;
+  /** Checks edited arguments for a tool before they are sent. */
+  onValidate?: (tool: string, args: Record<string, unknown>) => Promise<InputProblem[]>;
   /** An approval is being sent. */
   busy: boolean;
   /** A turn is streaming: the last assistant message may still grow. */
   streaming: boolean;
+  /** Edits a stored message and sends it again; absent while a turn runs. */
+  onResubmit?: (item: UserItem, text: string) => void;
+  /** Sends the last message again after the turn failed. */
+  onRetry?: () => void;
 }
 
-function AssistantMessage({ text, thinking, growing }: { text: string; thinking: string; growing: boolean }) {
-  return (
-    <div className="max-w-[90%] space-y-1">
-      {thinking !== '' && (
-        <details className="rounded-md border border-slate-200 bg-slate-50 px-3 py-1.5 text-xs text-slate-600" open={false}>
-          <summary className="cursor-pointer font-medium">{growing && text === '' ? 'Thinking…' : 'Thinking'}</summary>
-          <p className="mt-1 whitespace-pre-wrap break-words">{thinking}</p>
-        </details>
-      )}
-      {text !== '' && (
-        <div className="rounded-lg rounded-tl-sm bg-white px-3 py-2 text-sm whitespace-pre-wrap break-words text-slate-900 shadow-xs ring-1 ring-slate-200">
-          {text}
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** The conversation: the person's messages, the agent's answers as they stream, and its tool calls. */
-export function MessageList({ items, decisions, onDecide, busy, streaming }: MessageListProps) {
+/** The conversation: the person's messages, the agent's answers as they stream, its tool calls and its errors. */
+export function MessageList({
+  orgId,
+  items,
+  label = 'Conversation',
+  emptyText = 'Ask the agent about this document, or ask it to create a schema, a prompt or tags for it.',
+  decisions = {},
+  onDecide,
+  onValidate,
+  busy,
+  streaming,
+  onResubmit,
+  onRetry,
+}: MessageListProps) {
   const end = useRef<HTMLDivElement>(null);
+  const shownFirst = useRef<string | undefined>(undefined);
+  const first = items[0]?.key;
   const last = items.at(-1);
   const lastSize = last?.kind === 'assistant' ? last.text.length + last.thinking.length : 0;
+  const lastError = items.findLastIndex((item) => item.kind === 'error');
 
-  // Follows the conversation as it grows; a person reading further up is left alone.
+  // Another conversation opens at its latest message; a growing one is followed unless the person reads further up.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the scroll follows the number and size of the items
   useEffect(() => {
     const list = end.current?.parentElement;
     if (!list) return;
-    if (list.scrollHeight - list.scrollTop - list.clientHeight < 160) {
+    const switched = shownFirst.current !== first;
+    shownFirst.current = first;
+    if (switched || list.scrollHeight - list.scrollTop - list.clientHeight < 160) {
       list.scrollTop = list.scrollHeight;
     }
-  }, [items.length, lastSize]);
+  }, [first, items.length, lastSize]);
 
   return (
-    <div role="log" aria-label="Conversation" className="h-[28rem] space-y-3 overflow-y-auto rounded-md bg-slate-50 p-3">
-      {items.length === 0 && (
-        <p className="py-8 text-center text-sm text-slate-500">
-          Ask the agent about this document, or ask it to create a schema, a prompt or tags for it.
-        </p>
-      )}
+    <div role="log" aria-label={label} className="min-h-48 flex-1 space-y-3 overflow-y-auto rounded-md bg-slate-50 p-3">
+      {items.length === 0 && <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>}
       {items.map((item, index) => {
         switch (item.kind) {
           case 'user':
             return (
-              <div key={item.key} className="flex justify-end">
-                <div className="max-w-[85%] rounded-lg rounded-tr-sm bg-slate-900 px-3 py-2 text-sm whitespace-pre-wrap break-words text-white">
-                  {item.text}
-                </div>
-              </div>
-            );
-          case 'assistant':
-            return (
-              <AssistantMessage
+              <UserMessage
                 key={item.key}
-                text={item.text}
-                thinking={item.thinking}
-                growing={streaming && index === items.length - 1}
+                item={item}
+                onResubmit={onResubmit && item.messageIndex !== undefined ? (text) => onResubmit(item, text) : undefined}
               />
             );
+          case 'assistant':
+            return <AssistantMessage key={item.key} item={item} orgId={orgId} live={streaming && index === items.length - 1} />;
           case 'tool':
             return (
               <ToolCallCard
                 key={item.key}
                 item={item}
                 decision={decisions[item.callId]}
-                onDecide={(decision) => onDecide(item.callId, decision)}
+                onDecide={onDecide && ((decision) => onDecide(item.callId, decision))}
+                validate={onValidate && ((args) => onValidate(item.name, args))}
                 busy={busy}
               />
             );
-          case 'notice':
+          case 'error':
+            return (
+              <TurnError key={item.key} text={item.text} onRetry={index === lastError && !streaming ? onRetry : undefined} />
+            );
+          default:
             return (
               <p key={item.key} className="text-center text-xs text-slate-500">
                 {item.text}
               </p>
             );
-          default:
-            return null;
         }
       })}
       <div ref={end} />

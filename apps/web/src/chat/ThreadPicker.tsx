@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { ThreadSummary } from '../api/chat';
 import { Button } from '../components/Button';
 import { formatDateTime } from '../lib/format';
+import { groupThreads } from './threadGroups';
 
 interface ThreadPickerProps {
   threads: ThreadSummary[];
@@ -13,7 +14,7 @@ interface ThreadPickerProps {
   onDelete: (thread: ThreadSummary) => void;
 }
 
-/** Which of your conversations about the document is shown; a new one, or deleting the one shown. */
+/** Which of your conversations about the document is shown, grouped by when; a new one, or deleting the one shown. */
 export function ThreadPicker({ threads, threadId, disabled, deleting, onPick, onDelete }: ThreadPickerProps) {
   const id = useId();
   const current = threads.find((thread) => thread.id === threadId);
@@ -31,10 +32,14 @@ export function ThreadPicker({ threads, threadId, disabled, deleting, onPick, on
           className="mt-1 block w-full rounded-md border border-slate-300 bg-white py-1.5 pr-8 pl-2 text-sm text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none disabled:bg-slate-50"
         >
           <option value="">New conversation</option>
-          {threads.map((thread) => (
-            <option key={thread.id} value={thread.id}>
-              {thread.title} · {formatDateTime(thread.updated_at)}
-            </option>
+          {groupThreads(threads, new Date()).map((group) => (
+            <optgroup key={group.label} label={group.label}>
+              {group.threads.map((thread) => (
+                <option key={thread.id} value={thread.id}>
+                  {thread.title} · {formatDateTime(thread.updated_at)}
+                </option>
+              ))}
+            </optgroup>
           ))}
           {threadId !== null && !current && <option value={threadId}>This conversation</option>}
         </select>

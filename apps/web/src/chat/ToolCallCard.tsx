@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
+import { errorMessage, type InputProblem } from '../api/client';
 import { Button } from '../components/Button';
-import { parseJson } from '../lib/parseJson';
 import type { ToolItem, ToolStatus } from './chatItems';
+import { checkArguments, formatArguments, summarizeArguments } from './toolArguments';
 
 const statusLabels: Record<ToolStatus, string> = {
   pending: 'waiting for approval',
@@ -19,13 +20,13 @@ const statusClasses: Record<ToolStatus, string> = {
   rejected: 'bg-slate-200 text-slate-700',
 };
 
-export const formatArguments = (value: unknown) => JSON.stringify(value ?? {}, null, 2);
-
 /** A person's answer to one pending call. */
 export interface Decision {
   approved: boolean;
   /** Edited arguments, when the person changed them. */
   arguments?: unknown;
+  /** Approve this tool from now on without asking. */
+  always?: boolean;
 }
 
 interface ToolCallCardProps {
@@ -35,33 +36,60 @@ interface ToolCallCardProps {
   onDecide?: (decision: Decision) => void;
   /** The approval is being sent: no more changes. */
   busy?: boolean;
+  /** Checks edited arguments against the tool's input schema, as running it would. */
+  validate?: (args: Record<string, unknown>) => Promise<InputProblem[]>;
 }
 
 /** One tool call of the agent: its name, arguments and outcome; a pending one asks for approval. */
-export function ToolCallCard({ item, decision, onDecide, busy }: ToolCallCardProps) {
+export function ToolCallCard({ item, decision, onDecide, busy, validate }: ToolCallCardProps) {
   const labelId = useId();
   const pending = item.status === 'pending' && onDecide !== undefined;
-  const [draft, setDraft] = useState(() => formatArguments(item.arguments));
+  const [draft, setDraft] = useState<string | null>(null);
   const [draftError, setDraftError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const locked = busy || checking || decision !== undefined;
 
-  function approve() {
-    const parsed = parseJson(draft);
-    if (!parsed.ok) {
-      const where = parsed.error.line === undefined ? '' : ` (line ${parsed.error.line}, column ${parsed.error.column})`;
-      setDraftError(`${parsed.error.message}${where}`);
+  async function approve(always: boolean) {
+    if (draft === null) {
+      onDecide?.({ approved: true, always });
       return;
     }
+    const checked = checkArguments(draft);
+    if (!checked.ok) {
+      setDraftError(checked.error);
+      return;
+    }
+    const edited = JSON.stringify(checked.value) !== JSON.stringify(item.arguments ?? {});
+    if (!edited) {
+      setDraftError(null);
+      onDecide?.({ approved: true, always });
+      return;
+    }
+    if (validate) {
+      setChecking(true);
+      try {
+        const problems = await validate(checked.value);
+        if (problems.length > 0) {
+          setDraftError(problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
+          return;
+        }
+      } catch (error) {
+        setDraftError(`Could not check the arguments: ${errorMessage(error)}`);
+        return;
+      } finally {
+        setChecking(false);
+      }
+    }
     setDraftError(null);
-    const edited = JSON.stringify(parsed.value) !== JSON.stringify(item.arguments ?? {});
-    onDecide?.(edited ? { approved: true, arguments: parsed.value } : { approved: true });
+    onDecide?.({ approved: true, arguments: checked.value, always });
   }
 
   return (
     <section
       aria-labelledby={labelId}
-      className={`rounded-md border bg-white text-sm ${pending ? 'border-amber-300' : 'border-slate-200'}`}
+      className={`rounded-md border bg-white text-sm ${pending ? 'border-amber-300' : item.status === 'failed' ? 'border-red-200' : 'border-slate-200'}`}
     >
-      <div className="flex items-center justify-between gap-2 px-3 py-2">
+      <div className="flex items-center justify-between gap-2 px-3 pt-2">
         <h4 id={labelId} className="min-w-0 truncate font-mono text-xs font-semibold text-slate-900">
           <span className="sr-only">Tool call </span>
           {item.name}
@@ -70,17 +98,23 @@ export function ToolCallCard({ item, decision, onDecide, busy }: ToolCallCardPro
           {decision && item.status === 'pending' ? (decision.approved ? 'approved' : 'rejected') : statusLabels[item.status]}
         </span>
       </div>
-      {pending ? (
-        <div className="space-y-2 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
+      <p className="truncate px-3 pb-2 font-mono text-xs text-slate-500" title={summarizeArguments(item.arguments)}>
+        {summarizeArguments(item.arguments)}
+      </p>
+      {pending && draft !== null ? (
+        <div className="space-y-1 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
           <label htmlFor={`${labelId}-args`} className="block text-xs font-medium text-slate-700">
             Arguments for {item.name}
           </label>
           <textarea
             id={`${labelId}-args`}
             value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            disabled={busy || decision !== undefined}
-            rows={Math.min(12, draft.split('\n').length + 1)}
+            onChange={(event) => {
+              setDraft(event.target.value);
+              setDraftError(null);
+            }}
+            disabled={locked}
+            rows={Math.min(14, draft.split('\n').length + 1)}
             spellCheck={false}
             aria-invalid={draftError !== null || undefined}
             className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs leading-5 text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none aria-invalid:border-red-400"
@@ -90,39 +124,63 @@ export function ToolCallCard({ item, decision, onDecide, busy }: ToolCallCardPro
               {draftError}
             </p>
           )}
-          {decision === undefined && (
-            <div className="flex gap-2">
-              <Button disabled={busy} onClick={approve} aria-label={`Approve ${item.name}`}>
-                Approve
-              </Button>
-              <Button
-                variant="secondary"
-                disabled={busy}
-                onClick={() => onDecide?.({ approved: false })}
-                aria-label={`Reject ${item.name}`}
-              >
-                Reject
-              </Button>
-            </div>
-          )}
         </div>
       ) : (
-        <details className="border-t border-slate-100 px-3 py-1.5">
+        <details className="border-t border-slate-100 px-3 py-1.5" open={pending || undefined}>
           <summary className="cursor-pointer text-xs text-slate-600">Arguments</summary>
-          <pre className="mt-1 overflow-x-auto font-mono text-xs whitespace-pre-wrap break-words text-slate-800">
+          <pre className="mt-1 max-h-64 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-slate-800">
             {formatArguments(item.arguments)}
           </pre>
         </details>
       )}
+      {pending && decision === undefined && (
+        <div className="flex flex-wrap gap-2 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
+          <Button disabled={locked} onClick={() => void approve(false)} aria-label={`Approve ${item.name}`}>
+            Approve
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={locked}
+            onClick={() => onDecide?.({ approved: false })}
+            aria-label={`Reject ${item.name}`}
+          >
+            Reject
+          </Button>
+          {draft === null && (
+            <Button
+              variant="secondary"
+              disabled={locked}
+              onClick={() => setDraft(formatArguments(item.arguments))}
+              aria-label={`Edit arguments of ${item.name}`}
+            >
+              Edit arguments
+            </Button>
+          )}
+          <Button
+            variant="secondary"
+            disabled={locked}
+            onClick={() => void approve(true)}
+            aria-label={`Always approve ${item.name}`}
+            title="Approve this call, and calls of this tool from now on without asking"
+          >
+            Always approve this tool
+          </Button>
+        </div>
+      )}
       {item.preview !== null && item.preview !== '' && (
-        <pre className="overflow-x-auto border-t border-slate-100 px-3 py-1.5 font-mono text-xs whitespace-pre-wrap break-words text-slate-600">
-          {item.preview}
-        </pre>
+        <div className="border-t border-slate-100 px-3 py-1.5">
+          <p className="text-xs font-medium text-emerald-800">Result</p>
+          <pre className="max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-slate-600">
+            {item.preview}
+          </pre>
+        </div>
       )}
       {item.error !== null && (
         <p
-          className={`border-t px-3 py-1.5 text-xs whitespace-pre-wrap break-words ${item.status === 'rejected' ? 'border-slate-100 text-slate-600' : 'border-red-100 text-red-700'}`}
+          role={item.status === 'failed' ? 'status' : undefined}
+          className={`border-t px-3 py-1.5 text-xs whitespace-pre-wrap break-words ${item.status === 'rejected' ? 'border-slate-100 text-slate-600' : 'border-red-100 bg-red-50 text-red-700'}`}
         >
+          {item.status === 'failed' && <span className="font-medium">Error: </span>}
           {item.error}
         </p>
       )}

@@ -5,8 +5,23 @@ export type ToolStatus = 'pending' | 'running' | 'done' | 'failed' | 'rejected';
 
 /** What the conversation shows, in order. */
 export type ChatItem =
-  | { kind: 'user'; key: string; text: string }
-  | { kind: 'assistant'; key: string; round: number | null; text: string; thinking: string }
+  | {
+      kind: 'user';
+      key: string;
+      text: string;
+      /** Where the message is in the stored thread's messages, once known: what an edit truncates to. */
+      messageIndex?: number;
+    }
+  | {
+      kind: 'assistant';
+      key: string;
+      round: number | null;
+      text: string;
+      thinking: string;
+      /** When the thinking streamed (ms since the epoch), for its timer; absent in a stored conversation. */
+      thinkingStart?: number;
+      thinkingEnd?: number;
+    }
   | {
       kind: 'tool';
       key: string;
@@ -18,7 +33,9 @@ export type ChatItem =
       preview: string | null;
       error: string | null;
     }
-  | { kind: 'notice'; key: string; text: string };
+  | { kind: 'notice'; key: string; text: string }
+  /** The turn failed (a provider error, a stream that could not be resumed): shown where it happened. */
+  | { kind: 'error'; key: string; text: string };
 
 export type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -59,10 +76,41 @@ function withCalls(items: ChatItem[], calls: ToolCallInfo[], status: ToolStatus)
 /** Appends streamed text to the step's assistant message, or starts one after whatever came last. */
 function withChunk(items: ChatItem[], round: number, field: 'text' | 'thinking', chunk: string): ChatItem[] {
   const last = items.at(-1);
+  const now = Date.now();
   if (last?.kind === 'assistant' && last.round === round) {
-    return [...items.slice(0, -1), { ...last, [field]: last[field] + chunk }];
+    const timing =
+      field === 'thinking'
+        ? { thinkingStart: last.thinkingStart ?? now }
+        : last.thinkingStart !== undefined && last.thinkingEnd === undefined
+          ? { thinkingEnd: now }
+          : {};
+    return [...items.slice(0, -1), { ...last, [field]: last[field] + chunk, ...timing }];
   }
-  return [...items, { kind: 'assistant', key: newKey('assistant'), round, text: '', thinking: '', [field]: chunk }];
+  return [
+    ...items,
+    {
+      kind: 'assistant',
+      key: newKey('assistant'),
+      round,
+      text: '',
+      thinking: '',
+      [field]: chunk,
+      ...(field === 'thinking' ? { thinkingStart: now } : {}),
+    },
+  ];
+}
+
+/** The thinking of the streamed messages ends (its timer stops) when the step's thinking is done or the turn ends. */
+export function endThinking(items: ChatItem[], round?: number): ChatItem[] {
+  const now = Date.now();
+  return items.map((item) =>
+    item.kind === 'assistant' &&
+    item.thinkingStart !== undefined &&
+    item.thinkingEnd === undefined &&
+    (round === undefined || item.round === round)
+      ? { ...item, thinkingEnd: now }
+      : item,
+  );
 }
 
 /** The conversation after one frame of a turn; frames that only matter to the turn's state leave it alone. */
@@ -72,8 +120,10 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
       return withChunk(items, frame.round_index, 'text', frame.chunk);
     case 'thinking_chunk':
       return withChunk(items, frame.round_index, 'thinking', frame.chunk);
+    case 'thinking_done':
+      return endThinking(items, frame.round_index);
     case 'tool_calls':
-      return withCalls(items, frame.tool_calls, 'running');
+      return withCalls(endThinking(items), frame.tool_calls, 'running');
     case 'pending_tool_calls':
       return withCalls(items, frame.tool_calls, 'pending');
     case 'tool_result':
@@ -95,11 +145,14 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
       ];
     case 'error':
       // Calls that were to run got no result: the turn ended without them.
-      return items.map((item) =>
-        item.kind === 'tool' && item.status === 'running' && item.preview === null && item.error === null
-          ? { ...item, status: 'failed' }
-          : item,
-      );
+      return [
+        ...endThinking(items).map((item) =>
+          item.kind === 'tool' && item.status === 'running' && item.preview === null && item.error === null
+            ? { ...item, status: 'failed' as const }
+            : item,
+        ),
+        { kind: 'error', key: newKey('error'), text: frame.error },
+      ];
     default:
       return items;
   }
@@ -139,11 +192,11 @@ function outcomeOf(output: unknown): Pick<ToolItem, 'status' | 'preview' | 'erro
 /** A stored conversation (AI SDK ModelMessages) as the items the live one shows. */
 export function itemsOfHistory(messages: StoredMessage[]): ChatItem[] {
   let items: ChatItem[] = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const parts = partsOf(message.content);
     if (message.role === 'user') {
       const text = parts.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
-      if (text !== '') items.push({ kind: 'user', key: newKey('user'), text });
+      if (text !== '') items.push({ kind: 'user', key: newKey('user'), text, messageIndex: index });
     } else if (message.role === 'assistant') {
       let current: Extract<ChatItem, { kind: 'assistant' }> | null = null;
       for (const part of parts) {
@@ -169,4 +222,28 @@ export function itemsOfHistory(messages: StoredMessage[]): ChatItem[] {
   }
   // Empty assistant messages (a step that only called tools) show nothing.
   return items.filter((item) => item.kind !== 'assistant' || item.text !== '' || item.thinking !== '');
+}
+
+/** The text of each user message of a stored thread, with its index in the thread's messages. */
+function userMessagesOf(messages: StoredMessage[]): number[] {
+  const indexes: number[] = [];
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'user') continue;
+    const text = partsOf(message.content)
+      .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+      .join('');
+    if (text !== '') indexes.push(index);
+  }
+  return indexes;
+}
+
+/** Gives the user messages on screen their index in the stored thread (the nth shown is the nth stored). */
+export function withMessageIndexes(items: ChatItem[], messages: StoredMessage[]): ChatItem[] {
+  const indexes = userMessagesOf(messages);
+  let next = 0;
+  return items.map((item) => {
+    if (item.kind !== 'user') return item;
+    const messageIndex = indexes[next++];
+    return messageIndex === undefined ? item : { ...item, messageIndex };
+  });
 }

@@ -1,8 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type Approval, stopTurn, streamApprove, streamChat, useRefreshAfterTurn } from '../api/chat';
-import type { ChatFrame, ToolCallInfo } from '../api/chatStream';
+import {
+  type Approval,
+  type ChatRequest,
+  stopTurn,
+  streamApprove,
+  streamChat,
+  streamTurnAgain,
+  useRefreshAfterTurn,
+} from '../api/chat';
+import type { ChatFrame, FrameHandler, ToolCallInfo, WorkingExtraction } from '../api/chatStream';
 import { errorMessage } from '../api/client';
-import { abandonPending, applyFrame, type ChatItem, newKey } from './chatItems';
+import { abandonPending, applyFrame, type ChatItem, endThinking, newKey } from './chatItems';
+import { extractionOfToolResult } from './extraction';
 
 export type TurnPhase = 'idle' | 'running' | 'paused';
 
@@ -11,17 +20,38 @@ export interface InputRequest {
   question: string;
 }
 
-interface SendOptions {
-  threadId: string;
-  model: string | undefined;
-  autoApprove: boolean;
+/** Where the running turn is: its current step (1-based) of at most maxSteps. */
+export interface StepProgress {
+  step: number;
+  maxSteps: number;
 }
 
-type Stream = (signal: AbortSignal, onFrame: (frame: ChatFrame) => void) => Promise<void>;
+export interface SendOptions extends Omit<ChatRequest, 'messages' | 'thread_id'> {
+  threadId: string;
+}
+
+type Stream = (signal: AbortSignal, onFrame: FrameHandler) => Promise<void>;
+
+/** How often a dropped stream is followed again before the turn is given up, and how long to wait first. */
+const RECONNECTS = 3;
+const RECONNECT_DELAY_MS = 500;
+
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 /**
- * The conversation on screen and the turn in progress: sending a message, following its frames,
- * pausing for approvals or an answer, continuing, and stopping.
+ * The conversation on screen and the turn in progress: sending a message, following its frames
+ * (again after a dropped stream), pausing for approvals or an answer, continuing, and stopping.
  */
 export function useChatTurns(orgId: string, documentId: string) {
   const [items, setItems] = useState<ChatItem[]>([]);
@@ -30,9 +60,14 @@ export function useChatTurns(orgId: string, documentId: string) {
   const [inputRequest, setInputRequest] = useState<InputRequest | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [stopping, setStopping] = useState(false);
+  const [progress, setProgress] = useState<StepProgress | null>(null);
+  const [extraction, setExtraction] = useState<WorkingExtraction | null>(null);
+  /** Names of the tools that ran in the last turn, to refresh what they may have changed. */
+  const [ranTools, setRanTools] = useState<string[]>([]);
   const turnId = useRef<string | null>(null);
   const threadOfTurn = useRef<string | null>(null);
   const controller = useRef<AbortController | null>(null);
+  const lastRequest = useRef<{ text: string; options: SendOptions } | null>(null);
   const refreshAfterTurn = useRefreshAfterTurn(orgId);
 
   // Leaving the page closes the stream, which stops the turn on the server.
@@ -46,68 +81,147 @@ export function useChatTurns(orgId: string, documentId: string) {
       setError(null);
       let paused = false;
       let stopped = false;
-      try {
-        await stream(abort.signal, (frame) => {
-          switch (frame.type) {
-            case 'turn_started':
-              turnId.current = frame.turn_id;
-              break;
-            case 'pending_tool_calls':
-              paused = true;
-              setPending(frame.tool_calls);
-              break;
-            case 'input_request':
-              paused = true;
-              setInputRequest({ callId: frame.call_id, question: frame.question });
-              break;
-            case 'stopped':
-              stopped = true;
-              break;
-            case 'error':
-              setError(new Error(frame.error));
-              break;
-            default:
-              break;
+      let ended = false;
+      let lastEventId: string | null = null;
+      const ran: string[] = [];
+
+      let received = false;
+
+      const onFrame: FrameHandler = (frame: ChatFrame, eventId) => {
+        received = true;
+        if (eventId !== null) lastEventId = eventId;
+        switch (frame.type) {
+          case 'turn_started':
+            turnId.current = frame.turn_id;
+            setProgress({ step: 1, maxSteps: frame.max_steps });
+            break;
+          case 'thinking_chunk':
+          case 'assistant_text_chunk':
+          case 'tool_calls':
+            setProgress((current) => current && { ...current, step: Math.max(current.step, frame.round_index + 1) });
+            break;
+          case 'tool_result': {
+            if (frame.success) ran.push(frame.name);
+            const live = extractionOfToolResult(frame);
+            if (live) setExtraction(live);
+            break;
           }
-          setItems((current) => applyFrame(current, frame));
-        });
+          case 'pending_tool_calls':
+            paused = true;
+            setPending(frame.tool_calls);
+            break;
+          case 'input_request':
+            paused = true;
+            setInputRequest({ callId: frame.call_id, question: frame.question });
+            break;
+          case 'stopped':
+            stopped = true;
+            break;
+          case 'done':
+            ended = true;
+            if (frame.result.working_state?.extraction) setExtraction(frame.result.working_state.extraction);
+            break;
+          case 'error':
+            ended = true;
+            break;
+          default:
+            break;
+        }
+        setItems((current) => applyFrame(current, frame));
+      };
+
+      try {
+        // A stream that fails or ends before the turn's last frame dropped (a proxy, a network change):
+        // the turn goes on on the server, so it is followed again from the last frame seen.
+        let lastError: unknown = null;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            if (attempt === 0) await stream(abort.signal, onFrame);
+            else await streamTurnAgain(orgId, documentId, turnId.current as string, lastEventId, abort.signal, onFrame);
+            lastError = null;
+          } catch (caught) {
+            if (abort.signal.aborted) throw caught;
+            lastError = caught;
+          }
+          if (ended || paused || stopped || abort.signal.aborted) break;
+          // Refused before its first frame (a 4xx), the request is not followed again: the turn never started.
+          if (!received || turnId.current === null || attempt === RECONNECTS) {
+            throw lastError ?? new Error('The connection to the agent ended before the turn did. Send the message again.');
+          }
+          await wait(RECONNECT_DELAY_MS * (attempt + 1), abort.signal);
+        }
       } catch (caught) {
         if (abort.signal.aborted) {
           if (!stopped) setItems((current) => [...current, { kind: 'notice', key: newKey('notice'), text: 'Stopped.' }]);
         } else {
-          setError(caught);
           setItems((current) => applyFrame(current, { type: 'error', error: errorMessage(caught) }));
         }
         paused = false;
       } finally {
         if (controller.current === abort) controller.current = null;
         setStopping(false);
+        setItems(endThinking);
         if (!paused) {
           turnId.current = null;
           setPending([]);
           setInputRequest(null);
           setItems(abandonPending);
+          setProgress(null);
         }
+        setRanTools(ran);
         setPhase(paused ? 'paused' : 'idle');
         void refreshAfterTurn();
       }
     },
-    [refreshAfterTurn],
+    [orgId, documentId, refreshAfterTurn],
   );
 
+  /**
+   * Sends a message. With truncateAt (the index of an earlier user message on screen), the
+   * conversation from that message on is replaced by the new one.
+   */
   const send = useCallback(
-    (text: string, { threadId, model, autoApprove }: SendOptions) => {
+    (text: string, options: SendOptions, truncateAt?: { itemKey: string; messageIndex: number }) => {
+      const { threadId, ...rest } = options;
       threadOfTurn.current = threadId;
-      setItems((current) => [...current, { kind: 'user', key: newKey('user'), text }]);
-      return run((signal, onFrame) =>
-        streamChat(
-          orgId,
-          documentId,
-          { messages: [{ role: 'user', content: text }], model, auto_approve: autoApprove, thread_id: threadId },
-          signal,
-          onFrame,
-        ),
-      );
+      lastRequest.current = { text, options };
+      setItems((current) => {
+        const cut = truncateAt ? current.findIndex((item) => item.key === truncateAt.itemKey) : -1;
+        const kept = cut === -1 ? current : current.slice(0, cut);
+        return [...kept, { kind: 'user', key: newKey('user'), text }];
+      });
+      const request: ChatRequest = {
+        ...rest,
+        messages: [{ role: 'user', content: text }],
+        thread_id: threadId,
+        ...(truncateAt ? { truncate_thread_to_message_count: truncateAt.messageIndex } : {}),
+      };
+      return run((signal, onFrame) => streamChat(orgId, documentId, request, signal, onFrame));
+    },
+    [orgId, documentId, run],
+  );
+
+  /**
+   * Sends the last message again (after a provider error) with its mentions and settings. With
+   * truncateAt (the message on screen, stored in the thread), the thread is cut back to before it,
+   * so it is not stored twice.
+   */
+  const retry = useCallback(
+    (truncateAt?: { itemKey: string; messageIndex: number }) => {
+      const last = lastRequest.current;
+      if (!last) return Promise.resolve();
+      setItems((current) => {
+        const at = truncateAt ? current.findIndex((item) => item.key === truncateAt.itemKey) : -1;
+        return at === -1 ? current.filter((item) => item.kind !== 'error') : current.slice(0, at + 1);
+      });
+      const { threadId, ...rest } = last.options;
+      const request: ChatRequest = {
+        ...rest,
+        messages: [{ role: 'user', content: last.text }],
+        thread_id: threadId,
+        ...(truncateAt ? { truncate_thread_to_message_count: truncateAt.messageIndex } : {}),
+      };
+      return run((signal, onFrame) => streamChat(orgId, documentId, request, signal, onFrame));
     },
     [orgId, documentId, run],
   );
@@ -158,15 +272,35 @@ export function useChatTurns(orgId: string, documentId: string) {
   }, [orgId, documentId]);
 
   /** Shows another conversation (or none), leaving any paused turn behind. */
-  const reset = useCallback((next: ChatItem[]) => {
+  const reset = useCallback((next: ChatItem[], nextExtraction: WorkingExtraction | null = null) => {
     controller.current?.abort();
     turnId.current = null;
+    lastRequest.current = null;
     setItems(next);
     setPending([]);
     setInputRequest(null);
     setError(null);
+    setProgress(null);
+    setExtraction(nextExtraction);
     setPhase('idle');
   }, []);
 
-  return { items, phase, pending, inputRequest, error, stopping, send, resume, stop, reset, setError };
+  return {
+    items,
+    setItems,
+    phase,
+    pending,
+    inputRequest,
+    error,
+    stopping,
+    progress,
+    extraction,
+    ranTools,
+    send,
+    retry,
+    resume,
+    stop,
+    reset,
+    setError,
+  };
 }

@@ -7,16 +7,17 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { NameSearch } from '../components/NameSearch';
 import { Pagination } from '../components/Pagination';
+import { AutoCreateFilter } from './AutoCreateFilter';
 import { DocumentsTable } from './DocumentsTable';
 import { ActiveTagFilter } from './TagChip';
 import { useDocumentListParams } from './useDocumentListParams';
 
-/** The organization's documents: search, tag filter, table and pages. */
+/** The organization's documents: search, tag and auto-create filters, table and pages. */
 export function DocumentsSection({ orgId }: { orgId: string }) {
   const { params, update } = useDocumentListParams();
   const documentsQuery = useDocumentsQuery(orgId, params);
   const deleteDocument = useDeleteDocumentMutation(orgId);
-  const isFiltered = params.nameSearch !== '' || params.tagIds.length > 0;
+  const isFiltered = params.nameSearch !== '' || params.tagIds.length > 0 || params.autoCreateStatus !== null;
   const list = documentsQuery.data;
 
   // Deleting the last document of the last page, or an old link, can leave the list past its end.
@@ -49,6 +50,7 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
           value={params.nameSearch}
           onSearch={(nameSearch) => update({ nameSearch }, { replace: true })}
         />
+        <AutoCreateFilter value={params.autoCreateStatus} onChange={(autoCreateStatus) => update({ autoCreateStatus })} />
         {params.tagIds.map((tagId) => (
           <ActiveTagFilter
             key={tagId}
@@ -73,8 +75,8 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
       )}
 
       {list && list.total_count === 0 && isFiltered && (
-        <EmptyState title="No matching documents" description="No document matches this name search and tag filter.">
-          <Button variant="secondary" onClick={() => update({ nameSearch: '', tagIds: [] })}>
+        <EmptyState title="No matching documents" description="No document matches this name search and these filters.">
+          <Button variant="secondary" onClick={() => update({ nameSearch: '', tagIds: [], autoCreateStatus: null })}>
             Show all documents
           </Button>
         </EmptyState>

@@ -4,11 +4,13 @@ import { Button } from '../components/Button';
 import { DataTable } from '../components/DataTable';
 import { documentPagePath } from '../layout/orgPaths';
 import { formatDateTime } from '../lib/format';
+import { AutoCreateBadge } from './AutoCreateBadge';
 import { DocumentStateBadge } from './DocumentStateBadge';
 import { kindLabels } from './documentKinds';
 import { TagChip } from './TagChip';
 
-const COLUMNS = ['Name', 'Type', 'State', 'Tags', 'Uploaded', 'Pages'];
+// Auto-create comes last so that the columns before it keep their places (tests and habits count on them).
+const COLUMNS = ['Name', 'Type', 'State', 'Tags', 'Uploaded', 'Pages', 'Auto-create'];
 
 interface DocumentsTableProps {
   orgId: string;
@@ -53,6 +55,9 @@ export function DocumentsTable({ orgId, documents, onTagSelect, onDelete, deleti
             <time dateTime={document.upload_date}>{formatDateTime(document.upload_date)}</time>
           </td>
           <td className="px-4 py-2.5 tabular-nums">{document.page_count ?? '—'}</td>
+          <td className="px-4 py-2.5">
+            <AutoCreateBadge status={document.auto_create_status} error={document.auto_create_error} />
+          </td>
           <td className="px-4 py-2.5 text-right">
             <Button
               variant="danger"

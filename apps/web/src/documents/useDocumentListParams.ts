@@ -1,9 +1,17 @@
 import { useSearchParams } from 'react-router';
 import type { DocumentListParams } from '../api/documents';
+import type { AutoCreateStatus } from '../api/types';
 import { parseSkip } from '../lib/useNameListParams';
 
+const AUTO_CREATE_STATUSES: readonly AutoCreateStatus[] = ['pending', 'running', 'proposed', 'failed', 'accepted', 'rejected'];
+
+/** An unknown status in an old or hand-written link shows every document rather than an error. */
+function parseAutoCreateStatus(value: string | null): AutoCreateStatus | null {
+  return AUTO_CREATE_STATUSES.find((status) => status === value) ?? null;
+}
+
 /**
- * The page, name search and tag filter of the documents list, kept in the URL so that a
+ * The page, name search, tag filter and auto-create filter of the documents list, kept in the URL so that a
  * reload, a shared link or the back button shows the same list.
  */
 export function useDocumentListParams() {
@@ -12,12 +20,13 @@ export function useDocumentListParams() {
     skip: parseSkip(searchParams.get('skip')),
     nameSearch: searchParams.get('name') ?? '',
     tagIds: (searchParams.get('tags') ?? '').split(',').filter((tagId) => tagId !== ''),
+    autoCreateStatus: parseAutoCreateStatus(searchParams.get('auto_create')),
   };
 
   function update(changes: Partial<DocumentListParams>, options: { replace?: boolean } = {}) {
     const next = { ...params, ...changes };
     // A different search or filter starts again from its first page.
-    if (changes.nameSearch !== undefined || changes.tagIds !== undefined) {
+    if (changes.nameSearch !== undefined || changes.tagIds !== undefined || changes.autoCreateStatus !== undefined) {
       next.skip = changes.skip ?? 0;
     }
     const search = new URLSearchParams();
@@ -29,6 +38,9 @@ export function useDocumentListParams() {
     }
     if (next.tagIds.length > 0) {
       search.set('tags', next.tagIds.join(','));
+    }
+    if (next.autoCreateStatus !== null) {
+      search.set('auto_create', next.autoCreateStatus);
     }
     setSearchParams(search, { replace: options.replace ?? false });
   }

@@ -21,6 +21,8 @@ export interface Upload {
 interface QueuedFile {
   key: number;
   file: File;
+  /** Chosen when the file was added: changing the checkbox later does not change queued files. */
+  autoCreate: boolean;
 }
 
 /**
@@ -38,12 +40,13 @@ export function useUploadQueue(orgId: string) {
     setUploads((current) => current.map((upload) => (upload.key === key ? { ...upload, ...changes } : upload)));
   }
 
-  async function run({ key, file }: QueuedFile, controller: AbortController) {
+  async function run({ key, file, autoCreate }: QueuedFile, controller: AbortController) {
     change(key, { status: 'uploading' });
     try {
       const uploaded = await uploadDocument(
         orgId,
         file,
+        autoCreate,
         ({ loaded, total }) => change(key, { sent: total > 0 ? loaded / total : 0 }),
         controller.signal,
       );
@@ -69,8 +72,8 @@ export function useUploadQueue(orgId: string) {
     }
   }
 
-  function addFiles(files: File[]) {
-    const queued = files.map((file) => ({ key: nextKey.current++, file }));
+  function addFiles(files: File[], autoCreate: boolean) {
+    const queued = files.map((file) => ({ key: nextKey.current++, file, autoCreate }));
     setUploads((current) => [
       ...current,
       ...queued.map(({ key, file }) => ({

@@ -68,14 +68,16 @@ export function ExtractionPanel({ orgId, document }: ExtractionPanelProps) {
   const resultsQuery = useExtractionResultsQuery(orgId, document.id, processing);
   const refresh = useRefreshExtraction(orgId, document.id);
 
-  // A state change means prompts ran (or the tags changed what runs): the last poll may predate it.
-  const shownState = useRef(document.state);
+  // A state change means prompts ran (or the tags changed what runs), and an auto-create status
+  // change means its proposal's result arrived or went: the last poll may predate either.
+  const stateKey = `${document.state}/${document.auto_create_status ?? ''}`;
+  const shownState = useRef(stateKey);
   useEffect(() => {
-    if (shownState.current !== document.state) {
-      shownState.current = document.state;
+    if (shownState.current !== stateKey) {
+      shownState.current = stateKey;
       void refresh();
     }
-  }, [document.state, refresh]);
+  }, [stateKey, refresh]);
 
   const hint = offerQuery.data?.configure_hint ?? null;
   let body: ReactNode;

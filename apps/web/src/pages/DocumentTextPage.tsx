@@ -4,66 +4,148 @@ import { ApiError } from '../api/client';
 import { useDocumentQuery } from '../api/documents';
 import { useModelOfferQuery } from '../api/models';
 import type { DocumentSummary } from '../api/types';
+import { useSession } from '../auth/session';
 import { ChatPanel } from '../chat/ChatPanel';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { DocumentDetails } from '../documents/DocumentDetails';
 import { DocumentHeader } from '../documents/DocumentHeader';
+import { DocumentStateBadge } from '../documents/DocumentStateBadge';
 import { DocumentText } from '../documents/DocumentText';
+import { kindLabels } from '../documents/documentKinds';
 import { ExtractionPanel } from '../extraction/ExtractionPanel';
 import { useCurrentOrg } from '../layout/OrgRoute';
 import { orgPath } from '../layout/orgPaths';
+import { ThreePanelLayout } from '../layout/panels/ThreePanelLayout';
+import { type PanelPrefs, usePanelPrefs } from '../layout/panels/usePanelPrefs';
+import { formatBytes } from '../lib/format';
+import { DocumentViewer } from '../viewer/DocumentViewer';
+import { ViewerToolbar } from '../viewer/ViewerToolbar';
 
 /** After this long a document whose text is ready but whose prompts never started is not waited for. */
 const EXTRACTION_START_WAIT_MS = 10 * 60_000;
 
-type SideTab = 'text' | 'chat';
+type CenterView = PanelPrefs['centerView'];
 
-const sideTabs: { id: SideTab; label: string }[] = [
+const centerViews: { id: CenterView; label: string }[] = [
+  { id: 'document', label: 'Document' },
   { id: 'text', label: 'Text' },
-  { id: 'chat', label: 'Chat' },
 ];
 
+/** Document | Text: the file itself, or the text extracted from it. */
+function CenterViewSwitch({ view, onChange }: { view: CenterView; onChange: (next: CenterView) => void }) {
+  return (
+    <fieldset className="flex rounded-md border border-slate-300 bg-white p-0.5">
+      <legend className="sr-only">Show in the middle</legend>
+      {centerViews.map((candidate) => (
+        <button
+          key={candidate.id}
+          type="button"
+          aria-pressed={view === candidate.id}
+          onClick={() => onChange(candidate.id)}
+          className={`rounded px-2.5 py-0.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-slate-500 ${view === candidate.id ? 'bg-slate-900 text-white' : 'text-slate-600 hover:text-slate-900'}`}
+        >
+          {candidate.label}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The document's details, folded to one line so that the panels get the room. */
+function DetailsDisclosure({ orgId, document }: { orgId: string; document: DocumentSummary }) {
+  return (
+    <details className="group rounded-lg border border-slate-200 bg-white">
+      <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm text-slate-700 select-none">
+        <span className="font-medium text-slate-900">Details</span>
+        <span>{kindLabels[document.kind]}</span>
+        <DocumentStateBadge state={document.state} error={null} />
+        <span>
+          {document.page_count === null ? '' : `${document.page_count} ${document.page_count === 1 ? 'page' : 'pages'} · `}
+          {formatBytes(document.size_bytes)}
+        </span>
+        <span className="ml-auto text-xs text-slate-500 group-open:hidden">Show</span>
+        <span className="ml-auto hidden text-xs text-slate-500 group-open:inline">Hide</span>
+      </summary>
+      <div className="border-t border-slate-200 p-2">
+        <DocumentDetails orgId={orgId} document={document} />
+      </div>
+    </details>
+  );
+}
+
+type LeftTab = 'extraction';
+
+const leftTabs: { id: LeftTab; label: string }[] = [{ id: 'extraction', label: 'Extraction' }];
+
 /**
- * The document's text, or the agent's chat, next to the extraction results. The chat stays
- * mounted once opened, so that a turn goes on while the text is shown.
+ * Three panels: the extraction results on the left, the document (or its text) in the middle, the agent on the
+ * right. Their sizes, which are open and the middle's view are remembered per user.
  */
-function DocumentSidePanel({ orgId, document }: { orgId: string; document: DocumentSummary }) {
-  const [tab, setTab] = useState<SideTab>('text');
-  const [chatOpened, setChatOpened] = useState(false);
+function DocumentPanels({ orgId, document }: { orgId: string; document: DocumentSummary }) {
+  const session = useSession();
+  const [prefs, updatePrefs] = usePanelPrefs(session.user.id);
+  const [leftTab, setLeftTab] = useState<LeftTab>('extraction');
   const baseId = useId();
 
-  function choose(next: SideTab) {
-    setTab(next);
-    if (next === 'chat') setChatOpened(true);
-  }
+  const viewSwitch = <CenterViewSwitch view={prefs.centerView} onChange={(centerView) => updatePrefs({ centerView })} />;
 
   return (
-    <div className="min-w-0 space-y-4">
-      <div role="tablist" aria-label="Document panels" className="flex gap-1 border-b border-slate-200">
-        {sideTabs.map((candidate) => (
-          <button
-            key={candidate.id}
-            type="button"
-            role="tab"
-            id={`${baseId}-${candidate.id}-tab`}
-            aria-selected={tab === candidate.id}
-            aria-controls={`${baseId}-${candidate.id}-panel`}
-            onClick={() => choose(candidate.id)}
-            className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${tab === candidate.id ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-500 hover:text-slate-800'}`}
+    <ThreePanelLayout
+      prefs={prefs}
+      onChange={updatePrefs}
+      left={{
+        name: 'side panel',
+        title: 'Extraction',
+        header: (
+          <div role="tablist" aria-label="Side panel tabs" className="flex gap-1">
+            {leftTabs.map((candidate) => (
+              <button
+                key={candidate.id}
+                type="button"
+                role="tab"
+                id={`${baseId}-${candidate.id}-tab`}
+                aria-selected={leftTab === candidate.id}
+                aria-controls={`${baseId}-${candidate.id}-panel`}
+                onClick={() => setLeftTab(candidate.id)}
+                className={`-mb-px border-b-2 px-2 py-2.5 text-sm font-medium ${leftTab === candidate.id ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-500 hover:text-slate-800'}`}
+              >
+                {candidate.label}
+              </button>
+            ))}
+          </div>
+        ),
+        children: (
+          <div
+            role="tabpanel"
+            id={`${baseId}-extraction-panel`}
+            aria-labelledby={`${baseId}-extraction-tab`}
+            hidden={leftTab !== 'extraction'}
           >
-            {candidate.label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`${baseId}-text-panel`} aria-labelledby={`${baseId}-text-tab`} hidden={tab !== 'text'}>
-        <DocumentText orgId={orgId} document={document} />
-      </div>
-      <div role="tabpanel" id={`${baseId}-chat-panel`} aria-labelledby={`${baseId}-chat-tab`} hidden={tab !== 'chat'}>
-        {chatOpened && <ChatPanel orgId={orgId} documentId={document.id} />}
-      </div>
-    </div>
+            <ExtractionPanel orgId={orgId} document={document} />
+          </div>
+        ),
+      }}
+      center={
+        prefs.centerView === 'document' ? (
+          <DocumentViewer orgId={orgId} document={document} toolbarStart={viewSwitch} />
+        ) : (
+          <>
+            <ViewerToolbar start={viewSwitch} />
+            <div className="min-h-0 flex-1 overflow-y-auto bg-slate-50 p-4">
+              <DocumentText orgId={orgId} document={document} />
+            </div>
+          </>
+        )
+      }
+      right={{
+        name: 'agent panel',
+        title: 'Agent',
+        header: <h2 className="py-2.5 text-sm font-semibold text-slate-900">Agent</h2>,
+        children: <ChatPanel orgId={orgId} document={document} />,
+      }}
+    />
   );
 }
 
@@ -97,7 +179,7 @@ function DocumentView({ orgId, documentId }: { orgId: string; documentId: string
 
   const document = documentQuery.data;
   return (
-    <div className="space-y-6">
+    <div className="space-y-3">
       <DocumentHeader orgId={orgId} document={document} />
       {documentQuery.isError && (
         <ErrorAlert
@@ -106,11 +188,8 @@ function DocumentView({ orgId, documentId }: { orgId: string; documentId: string
           onRetry={() => void documentQuery.refetch()}
         />
       )}
-      <DocumentDetails orgId={orgId} document={document} />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-        <ExtractionPanel orgId={orgId} document={document} />
-        <DocumentSidePanel orgId={orgId} document={document} />
-      </div>
+      <DetailsDisclosure orgId={orgId} document={document} />
+      <DocumentPanels orgId={orgId} document={document} />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import type { Prompt } from '../api/prompts';
+import type { ListedPrompt, Prompt } from '../api/prompts';
 import { Button } from '../components/Button';
 import { DataTable } from '../components/DataTable';
-import { promptPagePath } from '../layout/orgPaths';
+import { documentPagePath, promptPagePath } from '../layout/orgPaths';
 import { formatDateTime } from '../lib/format';
 import { ModelLabel } from './ModelLabel';
 import { SchemaLabel } from './SchemaLabel';
@@ -13,10 +13,30 @@ const COLUMNS = ['Name', 'Version', 'Schema', 'Model', 'Tags', 'Updated'];
 interface PromptsTableProps {
   orgId: string;
   /** The current version of each prompt. */
-  prompts: Prompt[];
+  prompts: ListedPrompt[];
   onDelete: (prompt: Prompt) => void;
   /** The prompt whose deletion is under way, if any. */
   deletingId: string | null;
+}
+
+/** An auto-create proposal nobody has accepted yet: it runs on no other document until someone does, on its document's page. */
+function PendingReviewMark({ orgId, documentId }: { orgId: string; documentId: string | null | undefined }) {
+  const mark = (
+    <span className="inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-amber-800">
+      auto-created, pending review
+    </span>
+  );
+  return (
+    <div className="mt-1">
+      {documentId ? (
+        <Link to={documentPagePath(orgId, documentId)} title="Review it on the document's page">
+          {mark}
+        </Link>
+      ) : (
+        mark
+      )}
+    </div>
+  );
 }
 
 export function PromptsTable({ orgId, prompts, onDelete, deletingId }: PromptsTableProps) {
@@ -31,6 +51,7 @@ export function PromptsTable({ orgId, prompts, onDelete, deletingId }: PromptsTa
             >
               {prompt.name}
             </Link>
+            {prompt.auto_create_pending_review && <PendingReviewMark orgId={orgId} documentId={prompt.auto_create_document_id} />}
           </td>
           <td className="px-4 py-2.5 tabular-nums">{prompt.prompt_version}</td>
           <td className="px-4 py-2.5">

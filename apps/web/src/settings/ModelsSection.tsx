@@ -2,6 +2,7 @@ import { useLlmSettingsQuery } from '../api/llmSettings';
 import type { Organization } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
+import { AutoCreateSettingsForm } from './AutoCreateSettingsForm';
 import { ModelChoicesForm } from './ModelChoicesForm';
 import { ProviderForm } from './ProviderForm';
 import { ProvidersTable } from './ProvidersTable';
@@ -60,6 +61,13 @@ function ModelsBody({ org }: { org: Organization }) {
       <ModelChoicesForm
         // Remounted when the available models change, so that the checklists list them.
         key={settings.available_models.join(',')}
+        orgId={org.id}
+        settings={settings}
+        readOnly={!isAdmin}
+      />
+      <AutoCreateSettingsForm
+        // Remounted when the enabled models change, so that the picker lists them.
+        key={`auto-create:${settings.effective_enabled_models.join(',')}`}
         orgId={org.id}
         settings={settings}
         readOnly={!isAdmin}

@@ -4,7 +4,7 @@ import type { ThreadStore } from '../threads/thread-store.ts';
 import type { AgentEngine } from './agent-engine.ts';
 import type { AgentEvent, TurnResult } from './events.ts';
 import type { Mention } from './mentions.ts';
-import type { TurnEventLog } from './turn-events.ts';
+import type { FrameWriter, TurnEventLog } from './turn-events.ts';
 
 export interface ChatDeps {
   engine: AgentEngine;
@@ -35,11 +35,11 @@ export interface ApproveRequest {
 /** Numbers and records each frame, then hands it to the transport. */
 function recorder(events: TurnEventLog, firstSeq: number, sink: FrameSink | undefined) {
   let seq = firstSeq;
-  let turnId: string | undefined;
+  let log: FrameWriter | undefined;
   return async (event: AgentEvent) => {
-    if (event.type === 'turn_started') turnId = event.turn_id;
+    if (event.type === 'turn_started') log = events.writer(event.turn_id);
     seq += 1;
-    if (turnId) await events.append(turnId, seq, event);
+    await log?.write(seq, event);
     await sink?.(seq, event);
   };
 }

@@ -1,4 +1,11 @@
-import { type Db, getDocument, getDocumentText, isDomainError, listExtractionResults } from '@docagent/core';
+import {
+  type Db,
+  type DocumentRecord,
+  getDocument,
+  getDocumentPageTexts,
+  isDomainError,
+  listExtractionResults,
+} from '@docagent/core';
 import type { WorkingState } from '../tools/tool.ts';
 
 /** Models that follow long instruction lists poorly get a shorter excerpt and simpler rules (seed 000 §11.4). */
@@ -31,17 +38,20 @@ export interface ContextInput {
 /** The system message of every step: rules, the document and its text, and what the agent is working on. */
 export async function buildSystemMessage(input: ContextInput): Promise<string> {
   const small = isSmallModel(input.modelId);
-  const document = await getDocument(input.db, input.orgId, input.documentId);
   const limit = small ? 4000 : 8000;
+  let document: DocumentRecord;
   let excerpt: string;
   try {
-    const text = await getDocumentText(input.db, input.orgId, input.documentId);
+    const read = await getDocumentPageTexts(input.db, input.orgId, input.documentId);
+    document = read.document;
+    const text = read.pages.map((p) => p.text).join('\n\n');
     excerpt =
       text.length > limit
         ? `${text.slice(0, limit)}\n[… ${text.length - limit} more characters: read them with get_ocr_text]`
         : text || '(the document has no text)';
   } catch (error) {
     if (!isDomainError(error)) throw error;
+    document = await getDocument(input.db, input.orgId, input.documentId);
     excerpt = `(the text is not available: ${error.message})`;
   }
   const results = await listExtractionResults(input.db, input.orgId, input.documentId);

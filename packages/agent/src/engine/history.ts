@@ -49,6 +49,24 @@ export function withoutOrphanedCalls(messages: ModelMessage[]): ModelMessage[] {
   });
 }
 
+/**
+ * The calls as they ran: a person may edit a call's arguments before approving it, and the
+ * history then says what was done (for the model's next step and for anyone reading the thread).
+ */
+export function withCallInputs(messages: ModelMessage[], inputs: Map<string, unknown>): ModelMessage[] {
+  if (inputs.size === 0) return messages;
+  return messages.map((message) => {
+    const parts = partsOf(message);
+    if (message.role !== 'assistant' || !parts) return message;
+    const content = parts.map((p) =>
+      p.type === 'tool-call' && typeof p.toolCallId === 'string' && inputs.has(p.toolCallId)
+        ? { ...p, input: inputs.get(p.toolCallId) }
+        : p,
+    );
+    return { ...message, content } as ModelMessage;
+  });
+}
+
 const sizeOf = (m: ModelMessage) => JSON.stringify(m.content).length;
 
 /**

@@ -4,6 +4,7 @@ import { executeTool, type ToolContext, type ToolDefinition, type ToolOutcome, t
 import { buildSystemMessage, isSmallModel } from './context.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
 import type { EventSink, ToolCallInfo, TurnResult, TurnUsage } from './events.ts';
+import { withCallInputs } from './history.ts';
 import type { LlmGateway } from './llm-gateway.ts';
 import { runsWithoutApproval } from './policy.ts';
 import { type ModelToolCall, runStep } from './step.ts';
@@ -173,6 +174,8 @@ export class ReactLoop {
     const executed = plan
       .filter(({ verdict }) => verdict.kind === 'run')
       .map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input }));
+    const edited = new Map(plan.filter(({ call, input }) => input !== call.input).map(({ call, input }) => [call.id, input]));
+    turn.messages = withCallInputs(turn.messages, edited);
     if (executed.length > 0) await run.emit({ type: 'tool_calls', round_index: roundIndex, tool_calls: executed });
     const results: ToolResultPart[] = [];
     let stopped = false;

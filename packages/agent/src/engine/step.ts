@@ -13,6 +13,7 @@ import type { ToolRegistry } from '../tools/tool.ts';
 import { requestInputTool } from './control-tools.ts';
 import type { EventSink } from './events.ts';
 import { historyForStep } from './history.ts';
+import { withCacheBreakpoints } from './prompt-cache.ts';
 
 /** A call the model asked for; `invalid` says why it cannot run as asked (unknown tool, bad JSON). */
 export interface ModelToolCall {
@@ -102,11 +103,11 @@ const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => 
 
 /** One LLM call, streamed: text and thinking go out as they come; tool calls are collected, not run. */
 export async function runStep(input: StepInput): Promise<StepOutcome> {
+  const provider = input.modelId.slice(0, input.modelId.indexOf(':'));
+  const history = historyForStep(input.messages, provider, input.historyBudgetTokens);
   const result = streamText({
     model: input.model,
-    system: input.system,
-    messages: historyForStep(input.messages, input.modelId.slice(0, input.modelId.indexOf(':')), input.historyBudgetTokens),
-    tools: input.tools,
+    ...withCacheBreakpoints(provider, input.system, history, input.tools),
     experimental_repairToolCall: repairToolCall,
     abortSignal: input.abortSignal,
     maxRetries: input.maxRetries,

@@ -11,6 +11,13 @@ export interface StoredFrame {
 
 const TERMINAL = new Set(['done', 'error']);
 export const isTerminal = (event: AgentEvent) => TERMINAL.has(event.type);
+/**
+ * Frames written in the background: a step's tokens, and its calls and results, which the
+ * step's `round_executed` follows before anything is saved.
+ */
+const UNWAITED_FRAMES = new Set(['assistant_text_chunk', 'thinking_chunk', 'tool_calls', 'tool_result']);
+/** How long background frames gather before they are written together. */
+const BATCH_MS = 200;
 
 /** The frames of a turn, numbered from 1, kept so that a reconnecting client can catch up. */
 export class TurnEventLog {
@@ -20,8 +27,15 @@ export class TurnEventLog {
     this.db = db;
   }
 
-  async append(turnId: string, seq: number, event: AgentEvent): Promise<void> {
-    await this.db.insert(agentTurnEvents).values({ turnId, seq, frame: event as unknown as Record<string, unknown> });
+  async append(turnId: string, frames: StoredFrame[]): Promise<void> {
+    await this.db
+      .insert(agentTurnEvents)
+      .values(frames.map((f) => ({ turnId, seq: f.seq, frame: f.event as unknown as Record<string, unknown> })));
+  }
+
+  /** Writes the frames of one run of a turn, in order. */
+  writer(turnId: string): FrameWriter {
+    return new FrameWriter(this, turnId);
   }
 
   async lastSeq(turnId: string): Promise<number> {
@@ -63,6 +77,60 @@ export class TurnEventLog {
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+}
+
+/**
+ * Writes a turn's frames to the log. A step's tokens, calls and results are not waited for:
+ * they gather for up to BATCH_MS and go in one INSERT, so a streaming step costs a few writes
+ * instead of one per token (a replaying client sees them that much later). Every other frame
+ * (a step's end, a pause, the turn's end) is written, with all frames before it, before it goes
+ * out: a client that has seen it finds the turn whole in the log, and a continuation on any
+ * process numbers its frames on from there.
+ */
+export class FrameWriter {
+  private readonly log: TurnEventLog;
+  private readonly turnId: string;
+  private pending: StoredFrame[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<void> | undefined;
+  private failure: unknown;
+
+  constructor(log: TurnEventLog, turnId: string) {
+    this.log = log;
+    this.turnId = turnId;
+  }
+
+  async write(seq: number, event: AgentEvent): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.pending.push({ seq, event });
+    if (UNWAITED_FRAMES.has(event.type)) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        void this.flush();
+      }, BATCH_MS);
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+    if (this.failure) throw this.failure;
+  }
+
+  private flush(): Promise<void> {
+    this.draining ??= this.drain();
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) await this.log.append(this.turnId, this.pending.splice(0));
+    } catch (error) {
+      // Nobody may be waiting for this write: the next frame reports the failure.
+      this.failure = error;
+    } finally {
+      this.draining = undefined;
     }
   }
 }

@@ -36,19 +36,23 @@ export class ThreadStore {
     );
   }
 
-  /** A new thread on a document of the organization (another organization's is "not found"). */
-  async createFor(access: OrgAccess, documentId: string, title?: string): Promise<Thread> {
+  /**
+   * A new thread on a document of the organization (another organization's is "not found"),
+   * empty or continuing from `start` (e.g. an auto-create proposal to refine).
+   */
+  async createFor(
+    access: OrgAccess,
+    documentId: string,
+    title?: string,
+    start?: { messages: ModelMessage[]; workingState: WorkingState },
+  ): Promise<Thread> {
     await getDocument(this.db, access.orgId, documentId);
-    return this.create(access, documentId, title);
-  }
-
-  private async create(access: OrgAccess, documentId: string, title?: string): Promise<Thread> {
     const now = new Date();
     const thread: Thread = {
       id: newId(),
       title: (title?.trim() || 'New conversation').slice(0, MAX_TITLE),
-      messages: [],
-      workingState: {},
+      messages: start?.messages ?? [],
+      workingState: start?.workingState ?? {},
       model: null,
       createdAt: now,
       updatedAt: now,
@@ -59,8 +63,8 @@ export class ThreadStore {
       userId: access.userId,
       documentId,
       title: thread.title,
-      messages: [],
-      workingState: {},
+      messages: thread.messages as unknown[],
+      workingState: thread.workingState as Record<string, unknown>,
       createdAt: now,
       updatedAt: now,
     });

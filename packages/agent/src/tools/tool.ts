@@ -45,7 +45,9 @@ export type ToolOutcome = { success: true; result: unknown } | { success: false;
 export async function executeTool(tool: ToolDefinition, context: ToolContext, rawInput: unknown): Promise<ToolOutcome> {
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    const problems = problemsOf(parsed.error)
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('; ');
     return { success: false, error: `Invalid arguments for ${tool.name}: ${problems}. Fix them and call the tool again.` };
   }
   try {
@@ -58,6 +60,22 @@ export async function executeTool(tool: ToolDefinition, context: ToolContext, ra
     if (isDomainError(error)) return { success: false, error: error.message };
     return { success: false, error: `${tool.name} failed: ${(error as Error).message}` };
   }
+}
+
+/** A problem with a tool's input: where (dotted path, `(input)` for the whole) and what. */
+export interface InputProblem {
+  path: string;
+  message: string;
+}
+
+function problemsOf(error: z.ZodError): InputProblem[] {
+  return error.issues.map((i) => ({ path: i.path.join('.') || '(input)', message: i.message }));
+}
+
+/** The problems of arguments for a tool, as executing it would find them (none: it would run). */
+export function checkToolInput(tool: ToolDefinition, rawInput: unknown): InputProblem[] {
+  const parsed = tool.input.safeParse(rawInput ?? {});
+  return parsed.success ? [] : problemsOf(parsed.error);
 }
 
 /** The tools of one agent, by name. */

@@ -125,6 +125,14 @@ export const DOCUMENT_STATES = [
 ] as const;
 export type DocumentState = (typeof DOCUMENT_STATES)[number];
 
+/**
+ * Where a document's auto-create run is (seed 000 section 4.3): pending until its text is ready
+ * (or while no provider is configured), running, then proposed or failed; a person's review
+ * ends it in accepted or rejected.
+ */
+export const AUTO_CREATE_STATUSES = ['pending', 'running', 'proposed', 'failed', 'accepted', 'rejected'] as const;
+export type AutoCreateStatus = (typeof AUTO_CREATE_STATUSES)[number];
+
 export const documents = pgTable(
   'documents',
   {
@@ -150,9 +158,24 @@ export const documents = pgTable(
     textExtractedAt: timestamp('text_extracted_at', { withTimezone: true }),
     /** Engines that produced the text, e.g. "pdf_text+tesseract_cli". */
     textEngine: text('text_engine'),
+    /** The upload asked for auto-create: the headless agent proposes a schema and a prompt. */
+    autoCreate: boolean('auto_create').notNull().default(false),
+    /** null when auto-create was not asked for. */
+    autoCreateStatus: text('auto_create_status', { enum: AUTO_CREATE_STATUSES }),
+    autoCreateSchemaRevid: text('auto_create_schema_revid'),
+    autoCreatePromptRevid: text('auto_create_prompt_revid'),
+    /** Why the run failed, or why it cannot start yet (no provider), for people to read. */
+    autoCreateError: text('auto_create_error'),
+    /** The headless turn's id, model, messages and working state, for the read-only replay. */
+    autoCreateLog: jsonb('auto_create_log').$type<Record<string, unknown>>(),
+    /** Attempts started (a crashed worker's job is retried). */
+    autoCreateAttempts: integer('auto_create_attempts').notNull().default(0),
+    autoCreateStartedAt: timestamp('auto_create_started_at', { withTimezone: true }),
+    autoCreateDoneAt: timestamp('auto_create_done_at', { withTimezone: true }),
   },
   (t) => [
     index('documents_org_uploaded_idx').on(t.orgId, t.uploadedAt, t.id),
+    index('documents_org_auto_create_idx').on(t.orgId, t.autoCreateStatus),
     index('documents_tags_idx').using('gin', t.tagIds),
   ],
 );
@@ -215,6 +238,11 @@ export const prompts = pgTable(
     name: text('name').notNull(),
     /** The organization's built-in summary prompt: always present, runs on every document. */
     isDefault: boolean('is_default').notNull().default(false),
+    /**
+     * Set while the prompt is an auto-create proposal for this document, awaiting review: it
+     * runs on no other document until a person accepts it.
+     */
+    autoCreatePendingDocumentId: text('auto_create_pending_document_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -308,6 +336,10 @@ export const orgLlmSettings = pgTable('org_llm_settings', {
   chatModels: text('chat_models').array(),
   /** Estimated spend per calendar month (UTC) after which LLM calls are refused; null: no limit. */
   monthlyLimitUsd: doublePrecision('monthly_limit_usd'),
+  /** Whether uploads ask for auto-create when they do not say. */
+  autoCreateDefault: boolean('auto_create_default').notNull().default(false),
+  /** The model the headless auto-create agent uses; null: the default model. */
+  autoCreateModel: text('auto_create_model'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -28,6 +28,19 @@ async function documentWithText(db: Db, orgId: string, documentId: string): Prom
   return document;
 }
 
+function checkPage(document: DocumentRecord, page: number | undefined): void {
+  if (page !== undefined && (document.pageCount === null || page < 1 || page > document.pageCount)) {
+    throw invalidInput(
+      `page_num ${page} is out of range; document ${document.id} has ${document.pageCount ?? 0} page(s), numbered from 1.`,
+    );
+  }
+}
+
+const pagesWhere = (documentId: string, page: number | undefined) =>
+  page === undefined
+    ? eq(documentPages.documentId, documentId)
+    : and(eq(documentPages.documentId, documentId), eq(documentPages.page, page));
+
 /** The document's extracted pages (all, or one 1-based page), in order. */
 export async function getDocumentPages(
   db: Db,
@@ -36,11 +49,7 @@ export async function getDocumentPages(
   page?: number,
 ): Promise<{ document: DocumentRecord; pages: StoredPage[] }> {
   const document = await documentWithText(db, orgId, documentId);
-  if (page !== undefined && (document.pageCount === null || page < 1 || page > document.pageCount)) {
-    throw invalidInput(
-      `page_num ${page} is out of range; document ${documentId} has ${document.pageCount ?? 0} page(s), numbered from 1.`,
-    );
-  }
+  checkPage(document, page);
   const rows = await db
     .select({
       page: documentPages.page,
@@ -51,18 +60,34 @@ export async function getDocumentPages(
       items: documentPages.items,
     })
     .from(documentPages)
-    .where(
-      page === undefined
-        ? eq(documentPages.documentId, documentId)
-        : and(eq(documentPages.documentId, documentId), eq(documentPages.page, page)),
-    )
+    .where(pagesWhere(documentId, page))
     .orderBy(documentPages.page);
   return { document, pages: rows.map((r) => ({ ...r, items: r.items as PositionedText[] })) };
 }
 
+/**
+ * The pages' text without their positioned words, which are several times larger: what the
+ * agent and extraction read, at every step of a turn.
+ */
+export async function getDocumentPageTexts(
+  db: Db,
+  orgId: string,
+  documentId: string,
+  page?: number,
+): Promise<{ document: DocumentRecord; pages: Array<{ page: number; text: string }> }> {
+  const document = await documentWithText(db, orgId, documentId);
+  checkPage(document, page);
+  const pages = await db
+    .select({ page: documentPages.page, text: documentPages.text })
+    .from(documentPages)
+    .where(pagesWhere(documentId, page))
+    .orderBy(documentPages.page);
+  return { document, pages };
+}
+
 /** Plain text of the whole document (pages separated by a blank line), or of one page. */
 export async function getDocumentText(db: Db, orgId: string, documentId: string, page?: number): Promise<string> {
-  const { pages } = await getDocumentPages(db, orgId, documentId, page);
+  const { pages } = await getDocumentPageTexts(db, orgId, documentId, page);
   return pages.map((p) => p.text).join('\n\n');
 }
 

@@ -1,6 +1,6 @@
 import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { type DocumentState, documents } from '../db/schema.ts';
+import { type AutoCreateStatus, type DocumentState, documents } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { escapeLike } from '../sql-text.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -25,6 +25,13 @@ export interface DocumentRecord {
   pageCount: number | null;
   textExtractedAt: Date | null;
   textEngine: string | null;
+  autoCreate: boolean;
+  autoCreateStatus: AutoCreateStatus | null;
+  autoCreateSchemaRevid: string | null;
+  autoCreatePromptRevid: string | null;
+  autoCreateError: string | null;
+  autoCreateStartedAt: Date | null;
+  autoCreateDoneAt: Date | null;
 }
 
 /** Hands a document to the text pipeline; implemented by the job queue. */
@@ -77,6 +84,7 @@ export interface DocumentListQuery {
   tagIds?: string[];
   nameSearch?: string;
   metadataSearch?: Record<string, string>;
+  autoCreateStatus?: AutoCreateStatus;
 }
 
 /** A page of an organization's documents, newest first, with the total matching count. */
@@ -91,6 +99,7 @@ export async function listDocuments(
   if (query.metadataSearch && Object.keys(query.metadataSearch).length > 0) {
     conditions.push(sql`${documents.metadata} @> ${JSON.stringify(query.metadataSearch)}::jsonb`);
   }
+  if (query.autoCreateStatus) conditions.push(eq(documents.autoCreateStatus, query.autoCreateStatus));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db

@@ -3,6 +3,7 @@ import { documents } from '../db/schema.ts';
 import { invalidInput, tooLarge } from '../errors.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
+import { getOrgLlmSettings } from '../llm/llm-settings.ts';
 import { checkTagsExist } from '../tags/tags.ts';
 import { checkMetadata, checkTagIds, type DocumentRecord, type DocumentServices } from './documents.ts';
 import { checkDocumentName, SNIFF_BYTES, sniffDocumentType } from './sniff.ts';
@@ -19,6 +20,8 @@ export interface UploadFile {
   content: AsyncIterable<Uint8Array>;
   tagIds?: string[];
   metadata?: Record<string, string>;
+  /** Run the headless agent once the text is ready; undefined: the organization's default. */
+  autoCreate?: boolean;
 }
 
 const megabytes = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
@@ -63,6 +66,7 @@ export async function uploadDocuments(
   limits: UploadLimits,
 ): Promise<DocumentRecord[]> {
   const uploadedBy = await actorName(services.db, access);
+  const { autoCreateDefault } = await getOrgLlmSettings(services.db, access.orgId);
   const stored: DocumentRecord[] = [];
   let requestBytes = 0;
   // Sizes are checked as the bytes arrive, so an oversized upload is refused before it is all read.
@@ -87,8 +91,15 @@ export async function uploadDocuments(
       if (stored.length >= limits.maxFiles) {
         throw invalidInput(`An upload may hold at most ${limits.maxFiles} files; send the rest in another request.`);
       }
+      const autoCreate = file.autoCreate ?? autoCreateDefault;
       stored.push(
-        await storeDocument(services, access.orgId, uploadedBy, { ...file, content: limited(file.name, file.content) }, limits),
+        await storeDocument(
+          services,
+          access.orgId,
+          uploadedBy,
+          { ...file, autoCreate, content: limited(file.name, file.content) },
+          limits,
+        ),
       );
     }
   } catch (error) {
@@ -128,6 +139,8 @@ async function storeDocument(
       blobId: blob.blobId,
       sizeBytes: blob.size,
       uploadedBy,
+      autoCreate: file.autoCreate ?? false,
+      autoCreateStatus: file.autoCreate ? 'pending' : null,
     })
     .returning();
   if (!row) throw new Error('insert into documents returned no row');

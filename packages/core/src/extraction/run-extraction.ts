@@ -1,6 +1,6 @@
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import type { Db } from '../db/database.ts';
-import { getDocumentPages } from '../documents/document-text.ts';
+import { getDocumentPageTexts } from '../documents/document-text.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import { callLlm, type LlmCallContext } from '../llm/llm-call.ts';
 import type { ModelRegistry } from '../llm/model-registry.ts';
@@ -56,7 +56,7 @@ export async function runExtraction(
     const stored = await findExtractionResult(db, orgId, documentId, prompt.promptRevid);
     if (stored) return { result: stored, reused: true };
   }
-  const { document, pages } = await getDocumentPages(db, orgId, documentId);
+  const { document, pages } = await getDocumentPageTexts(db, orgId, documentId);
   const text = pages.map((p) => p.text).join('\n\n');
   if (text.length > MAX_EXTRACTION_CHARS) {
     throw invalidInput(

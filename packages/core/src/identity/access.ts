@@ -21,6 +21,11 @@ export interface OrgAccess {
   role: Role;
   /** The acting user; null for an organization token made at the command line. */
   userId: string | null;
+  /**
+   * Who changes are recorded as (a revision's created_by) when no user acts, e.g. the headless
+   * auto-create agent, whose creations are found again by this name.
+   */
+  actor?: string;
 }
 
 /** Resolves a bearer secret: `da_` API tokens and `ds_` session tokens. */
@@ -62,6 +67,7 @@ export async function listAccessibleOrganizations(db: Db, principal: Principal):
 
 /** How an actor is shown on what it made (uploaded_by, created_by): the user's email, or the organization token. */
 export async function actorName(db: Db, access: OrgAccess): Promise<string> {
+  if (access.actor !== undefined) return access.actor;
   if (access.userId === null) return 'organization API token';
   return (await getUser(db, access.userId)).email;
 }

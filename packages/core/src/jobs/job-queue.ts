@@ -1,4 +1,5 @@
 import { fromPglite, PgBoss } from 'pg-boss';
+import { wantsAutoCreate } from '../auto-create/auto-create-state.ts';
 import type { Database } from '../db/database.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
 import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
@@ -8,6 +9,18 @@ import type { ExtractionServices } from '../extraction/run-extraction.ts';
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
 /** Runs a document's prompts once its text is ready. */
 export const LLM_EXTRACTION_QUEUE = 'llm-extraction';
+/** Runs the headless agent on a document whose upload asked for auto-create, once its text is ready. */
+export const AUTO_CREATE_QUEUE = 'auto-create';
+
+/**
+ * The headless auto-create run of one document. It lives in the agent package, above core, so
+ * the queue is handed one. It records its own outcome on the document; it throws only when the
+ * attempt should be retried. `signal` aborts when the worker gives the job up (stopping, expired):
+ * the run then stops where it is and leaves the cleanup to the retry.
+ */
+export interface AutoCreateRunner {
+  run(documentId: string, attempt: { isLast: boolean }, signal: AbortSignal): Promise<void>;
+}
 
 export interface JobQueueOptions {
   /** Jobs this process works on at once; 0 only enqueues (separate `docagent worker` processes work). */
@@ -40,7 +53,7 @@ export class JobQueue implements TextExtractionScheduler {
 
   static async start(
     database: Database,
-    services: { text: TextJobServices; extraction: ExtractionServices },
+    services: { text: TextJobServices; extraction: ExtractionServices; autoCreate?: AutoCreateRunner },
     options: JobQueueOptions,
   ): Promise<JobQueue> {
     const heartbeatSeconds = options.heartbeatSeconds ?? 30;
@@ -67,10 +80,14 @@ export class JobQueue implements TextExtractionScheduler {
       retryLimit: options.llmRetryLimit ?? 2,
       retryDelay: options.llmRetryDelaySeconds ?? 30,
     };
+    // The run records its own failures; a retry only follows a crash or a database fault, and
+    // each attempt starts by deleting what the one before it created.
+    const autoCreateQueueOptions = { ...queueOptions, retryLimit: 2, retryDelay: 5 };
     // A queue made by an earlier start keeps its old settings unless they are updated.
     for (const [name, settings] of [
       [TEXT_EXTRACTION_QUEUE, queueOptions],
       [LLM_EXTRACTION_QUEUE, llmQueueOptions],
+      [AUTO_CREATE_QUEUE, autoCreateQueueOptions],
     ] as const) {
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, settings);
@@ -88,12 +105,24 @@ export class JobQueue implements TextExtractionScheduler {
         const { documentId } = job.data;
         if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
           await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
+          // The singleton key keeps a retried text job from queueing a second run of the same document.
+          if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
+            await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
+          }
         }
       });
       await boss.work<{ documentId: string }, void, typeof workOptions>(LLM_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
         await runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit });
       });
+      const { autoCreate } = services;
+      // Without a runner (core on its own, no agent) documents asking for auto-create stay pending.
+      if (autoCreate) {
+        await boss.work<{ documentId: string }, void, typeof workOptions>(AUTO_CREATE_QUEUE, workOptions, async ([job]) => {
+          if (!job) return;
+          await autoCreate.run(job.data.documentId, { isLast: job.retryCount >= job.retryLimit }, job.signal);
+        });
+      }
     }
     return new JobQueue(boss);
   }

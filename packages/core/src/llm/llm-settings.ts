@@ -13,6 +13,10 @@ export interface OrgLlmSettings {
   enabledModels: string[] | null;
   chatModels: string[] | null;
   monthlyLimitUsd: number | null;
+  /** Whether uploads ask for auto-create when they do not say. */
+  autoCreateDefault: boolean;
+  /** The model of the headless auto-create agent; null: the default model. */
+  autoCreateModel: string | null;
 }
 
 export interface OrgProviderRow {
@@ -23,7 +27,14 @@ export interface OrgProviderRow {
   models: string[];
 }
 
-const NO_SETTINGS: OrgLlmSettings = { defaultModel: null, enabledModels: null, chatModels: null, monthlyLimitUsd: null };
+const NO_SETTINGS: OrgLlmSettings = {
+  defaultModel: null,
+  enabledModels: null,
+  chatModels: null,
+  monthlyLimitUsd: null,
+  autoCreateDefault: false,
+  autoCreateModel: null,
+};
 const MAX_MODELS = 200;
 
 export async function getOrgLlmSettings(db: Db, orgId: string): Promise<OrgLlmSettings> {
@@ -34,6 +45,8 @@ export async function getOrgLlmSettings(db: Db, orgId: string): Promise<OrgLlmSe
     enabledModels: row.enabledModels,
     chatModels: row.chatModels,
     monthlyLimitUsd: row.monthlyLimitUsd,
+    autoCreateDefault: row.autoCreateDefault,
+    autoCreateModel: row.autoCreateModel,
   };
 }
 
@@ -59,6 +72,9 @@ export async function updateOrgLlmSettings(db: Db, access: OrgAccess, change: Pa
     enabledModels: canonicalIds(change.enabledModels, 'enabled_models'),
     chatModels: canonicalIds(change.chatModels, 'chat_models'),
     monthlyLimitUsd: change.monthlyLimitUsd,
+    autoCreateDefault: change.autoCreateDefault,
+    autoCreateModel:
+      change.autoCreateModel === undefined ? undefined : change.autoCreateModel && parseModelId(change.autoCreateModel).id,
     updatedAt: new Date(),
   };
   await db

@@ -1,4 +1,4 @@
-import { and, arrayContains, arrayOverlaps, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, arrayContains, arrayOverlaps, count, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { promptRevisions, prompts } from '../db/schema.ts';
 import { checkTagIds, getDocument } from '../documents/documents.ts';
@@ -148,6 +148,12 @@ async function latestRevision(db: Db, orgId: string, promptId: string): Promise<
   return row;
 }
 
+/** A prompt in a list: its latest revision, and whether it is an auto-create proposal awaiting review. */
+export interface ListedPrompt extends PromptRevision {
+  /** The document whose auto-create proposed this prompt, until a person accepts it; else null. */
+  autoCreatePendingDocumentId: string | null;
+}
+
 /**
  * The latest revision of each prompt, most recently changed first; `tagIds` keeps prompts having
  * all of them, `documentId` the prompts that run on that document.
@@ -156,7 +162,7 @@ export async function listPrompts(
   db: Db,
   orgId: string,
   query: { skip: number; limit: number; nameSearch?: string; tagIds?: string[]; documentId?: string },
-): Promise<{ prompts: PromptRevision[]; total: number }> {
+): Promise<{ prompts: ListedPrompt[]; total: number }> {
   await ensureDefaultPrompt(db, orgId);
   const conditions = [fromOrg(orgId), isLatestPromptRevision];
   if (query.documentId) {
@@ -171,7 +177,7 @@ export async function listPrompts(
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
-      .select(columns)
+      .select({ ...columns, autoCreatePendingDocumentId: prompts.autoCreatePendingDocumentId })
       .from(promptRevisions)
       .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
       .where(where)
@@ -308,6 +314,8 @@ export async function promptsForDocument(db: Db, orgId: string, documentTagIds: 
         fromOrg(orgId),
         isLatestPromptRevision,
         eq(prompts.isDefault, false),
+        // A proposal awaiting review runs nowhere else until it is accepted.
+        isNull(prompts.autoCreatePendingDocumentId),
         arrayOverlaps(promptRevisions.tagIds, documentTagIds),
       ),
     )

@@ -1,4 +1,4 @@
-import { getDocumentPages } from '@docagent/core';
+import { getDocumentPageTexts } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool, documentIdField } from '../../tools/tool.ts';
 import { documentIdOf } from './shared.ts';
@@ -35,7 +35,7 @@ export const getOcrText = defineTool({
   }),
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);
-    const { document, pages } = await getDocumentPages(context.services.db, context.access.orgId, documentId);
+    const { document, pages } = await getDocumentPageTexts(context.services.db, context.access.orgId, documentId);
     const pageCount = pages.length;
     if (pageCount === 0) return { document_id: documentId, page_count: 0, text: '', note: 'The document has no text.' };
     const first = input.page_start ?? 1;

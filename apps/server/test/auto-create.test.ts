@@ -1,0 +1,423 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { AutoCreateRun } from '@docagent/agent';
+import { tables } from '@docagent/core';
+import { strictResponseFormat } from '@docagent/core/response-formats';
+import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
+import { eq, like } from 'drizzle-orm';
+import { createDocumentAgent } from '../src/agent.ts';
+import { loadConfig } from '../src/config.ts';
+import { createModelRegistry } from '../src/llm.ts';
+import { bearer, json, multipartBody, seedMember, startTestApp, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let fake: FakeLlmServer;
+let alice: Awaited<ReturnType<typeof seedMember>>;
+
+const ENV = {
+  DOCAGENT_WORKERS: '1',
+  OPENAI_API_KEY: 'sk-test',
+  OPENAI_BASE_URL: 'set in before()',
+  LLM_MAX_RETRIES: '0',
+};
+const INVOICE = 'INVOICE 2024-117\nBill to: Acme GmbH\nTotal due: 1,250.00 EUR';
+const responseFormat = strictResponseFormat({ invoice_number: { type: 'string' }, total: { type: 'number' } });
+/** Misses "required" and "additionalProperties": validate_schema refuses it. */
+const invalidFormat = {
+  type: 'json_schema',
+  json_schema: { name: 'bad', strict: true, schema: { type: 'object', properties: { a: { type: 'string' } } } },
+};
+
+type Doc = {
+  id: string;
+  state: string;
+  auto_create?: true;
+  auto_create_status?: string;
+  auto_create_schema_revid?: string;
+  auto_create_prompt_revid?: string;
+  auto_create_error?: string;
+};
+
+const orgUrl = () => `/v0/orgs/${alice.org.id}`;
+const docUrl = (id: string) => `${orgUrl()}/documents/${id}`;
+const request = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(alice.token), ...(payload ? { payload } : {}) });
+const getDoc = async (id: string) => json<Doc>(await request('GET', `${docUrl(id)}?include_content=false`));
+
+const toolOutputs = (r: RecordedRequest) =>
+  (r.body.input as Array<{ type?: string; output?: string }>)
+    .filter((item) => item.type === 'function_call_output')
+    .map((item) => JSON.parse(item.output ?? 'null'));
+const isAgent = (r: RecordedRequest) => Boolean(r.body.tools);
+/** Extractions answer the invoice; the default prompt answers a summary. */
+const nonAgent = (r: RecordedRequest): FakeReply =>
+  r.body.text?.format?.schema
+    ? { text: JSON.stringify({ invoice_number: '2024-117', total: 1250 }) }
+    : { text: '{"summary": "An invoice."}' };
+
+/** The agent as a script: each reply follows from how many tool results it has seen. */
+function agentScript(label: string, steps: Array<(outputs: Array<Record<string, unknown>>) => FakeReply | Promise<FakeReply>>) {
+  return (r: RecordedRequest): FakeReply | Promise<FakeReply> => {
+    if (!isAgent(r)) return nonAgent(r);
+    const outputs = toolOutputs(r);
+    const step = steps[outputs.length];
+    return step ? step(outputs) : { text: `Done with ${label}.` };
+  };
+}
+
+const createSchemaStep = (label: string) => () => ({
+  toolCalls: [{ name: 'create_schema', arguments: { name: `Invoice ${label}`, response_format: responseFormat } }],
+});
+const createPromptStep = (label: string) => (outputs: Array<Record<string, unknown>>) => ({
+  toolCalls: [
+    {
+      name: 'create_prompt',
+      arguments: {
+        name: `Invoice fields ${label}`,
+        content: 'Extract the invoice number and total.',
+        schema_id: outputs[0]?.schema_id,
+      },
+    },
+  ],
+});
+const runExtractionStep = () => ({ toolCalls: [{ name: 'run_extraction', arguments: {} }] });
+const happyScript = (label: string) => agentScript(label, [createSchemaStep(label), createPromptStep(label), runExtractionStep]);
+
+async function countCreated(label: string) {
+  const { db } = t.database;
+  const schemas = await db
+    .select()
+    .from(tables.schemas)
+    .where(like(tables.schemas.name, `Invoice ${label}`));
+  const prompts = await db
+    .select()
+    .from(tables.prompts)
+    .where(like(tables.prompts.name, `Invoice fields ${label}`));
+  const schemaRevisions = await db
+    .select()
+    .from(tables.schemaRevisions)
+    .where(like(tables.schemaRevisions.name, `Invoice ${label}`));
+  const promptRevisions = await db
+    .select()
+    .from(tables.promptRevisions)
+    .where(like(tables.promptRevisions.name, `Invoice fields ${label}`));
+  return {
+    schemas: schemas.length,
+    prompts: prompts.length,
+    schemaRevisions: schemaRevisions.length,
+    promptRevisions: promptRevisions.length,
+  };
+}
+
+async function waitFor(id: string, done: (d: Doc) => boolean): Promise<Doc> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const doc = await getDoc(id);
+    if (done(doc)) return doc;
+    assert.ok(Date.now() < deadline, `document ${id} is still ${doc.state}, auto-create ${doc.auto_create_status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const settled = (d: Doc) => d.auto_create_status !== 'pending' && d.auto_create_status !== 'running';
+const textDone = (d: Doc) => d.state === 'llm_completed' || d.state === 'llm_failed';
+
+async function upload(name: string, autoCreate?: boolean): Promise<string> {
+  const res = await request('POST', `${orgUrl()}/documents`, {
+    documents: [
+      {
+        name,
+        content: Buffer.from(INVOICE).toString('base64'),
+        ...(autoCreate === undefined ? {} : { auto_create: autoCreate }),
+      },
+    ],
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return json<{ documents: Array<{ document_id: string }> }>(res).documents[0]?.document_id ?? '';
+}
+
+/** Runs the job's code directly, as a worker would, with its own cap: for the timeout and the killed worker. */
+function directRun(timeoutMs: number, env: NodeJS.ProcessEnv = { ...ENV, OPENAI_BASE_URL: fake.baseUrl }) {
+  const config = loadConfig(env);
+  const llm = createModelRegistry(t.database, config);
+  const services = {
+    db: t.database.db,
+    documents: { db: t.database.db, blobs: null as never, scheduler: t.queue },
+    extraction: { db: t.database.db, llm },
+  };
+  return new AutoCreateRun(createDocumentAgent(services, llm, config).engine, { timeoutMs });
+}
+
+/** A document whose text is ready and whose auto-create waits, without a queued job running it. */
+async function pendingDocument(name: string): Promise<string> {
+  const id = await upload(name, false);
+  await waitFor(id, textDone);
+  await t.database.db
+    .update(tables.documents)
+    .set({ autoCreate: true, autoCreateStatus: 'pending' })
+    .where(eq(tables.documents.id, id));
+  return id;
+}
+
+before(async () => {
+  fake = await startFakeLlm();
+  fake.setHandler(nonAgent);
+  t = await startTestApp({ ...ENV, OPENAI_BASE_URL: fake.baseUrl });
+  alice = await seedMember(t.database, 'alice');
+  const res = await request('PUT', `${orgUrl()}/llm/settings`, { auto_create_model: 'openai:gpt-4.1-mini' });
+  assert.equal(res.statusCode, 200, res.body);
+});
+beforeEach(() => {
+  fake.reset();
+  fake.setHandler(nonAgent);
+});
+after(async () => {
+  await t.close();
+  await fake.close();
+});
+
+describe('auto-create on upload', () => {
+  test('the headless agent proposes a schema, a prompt and an extraction', async () => {
+    fake.setHandler(happyScript('proposed'));
+    const id = await upload('proposed.txt', true);
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    assert.ok(doc.auto_create_schema_revid && doc.auto_create_prompt_revid);
+    assert.equal(doc.auto_create_error, undefined);
+
+    const agentCalls = fake.requests.filter(isAgent);
+    assert.equal(agentCalls[0]?.body.model, 'gpt-4.1-mini');
+    const firstInput = JSON.stringify(agentCalls[0]?.body.input);
+    assert.match(firstInput, /Analyze this document\. Create a schema/);
+
+    const result = await request('GET', `${orgUrl()}/llm/result/${id}?prompt_revid=${doc.auto_create_prompt_revid}`);
+    assert.equal(json<{ updated_llm_result: { total: number } }>(result).updated_llm_result.total, 1250);
+
+    const listed = json<{ documents: Doc[] }>(await request('GET', `${orgUrl()}/documents?auto_create_status=proposed`));
+    assert.deepEqual(
+      listed.documents.map((d) => d.id),
+      [id],
+    );
+    const prompts = json<{ prompts: Array<{ name: string; auto_create_pending_review: boolean; created_by: string }> }>(
+      await request('GET', `${orgUrl()}/prompts?name_search=proposed`),
+    ).prompts;
+    assert.equal(prompts.length, 1);
+    assert.equal(prompts[0]?.auto_create_pending_review, true);
+    assert.match(prompts[0]?.created_by ?? '', /^auto-create/);
+
+    const log = json<{ read_only: boolean; messages: Array<{ role: string }>; extraction: Record<string, unknown> }>(
+      await request('GET', `${docUrl(id)}/auto-create/log`),
+    );
+    assert.equal(log.read_only, true);
+    assert.equal(log.messages[0]?.role, 'user');
+    assert.ok(log.messages.some((m) => m.role === 'tool'));
+    assert.equal(log.extraction.promptRevid, doc.auto_create_prompt_revid);
+  });
+
+  test('the multipart field and the organization default decide whether an upload asks for it', async () => {
+    fake.setHandler(happyScript('default'));
+    let res = await request('PUT', `${orgUrl()}/llm/settings`, { auto_create_default: true });
+    assert.equal(json<{ auto_create_default: boolean }>(res).auto_create_default, true);
+    try {
+      const form = multipartBody([
+        { name: 'auto_create', value: 'false' },
+        { name: 'files', filename: 'off.txt', value: INVOICE, contentType: 'text/plain' },
+      ]);
+      res = await t.app.inject({
+        method: 'POST',
+        url: `${orgUrl()}/documents/multipart`,
+        headers: { ...bearer(alice.token), ...form.headers },
+        payload: form.payload,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const off = json<{ documents: Doc[] }>(res).documents[0];
+      assert.equal(off?.auto_create, undefined);
+      assert.equal(off?.auto_create_status, undefined);
+
+      const id = await upload('default.txt');
+      const doc = await waitFor(id, settled);
+      assert.equal(doc.auto_create, true);
+      assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    } finally {
+      await request('PUT', `${orgUrl()}/llm/settings`, { auto_create_default: false });
+    }
+  });
+
+  test('after its first extraction the agent gets two rounds to refine, then the run ends as a proposal', async () => {
+    const look = () => ({ toolCalls: [{ name: 'get_extraction_result', arguments: {} }] });
+    fake.setHandler(
+      agentScript('rounds', [createSchemaStep('rounds'), createPromptStep('rounds'), runExtractionStep, look, look, look, look]),
+    );
+    const id = await upload('rounds.txt', true);
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    // Three steps to the extraction, two refinement rounds, and no step after them.
+    assert.equal(fake.requests.filter(isAgent).length, 5);
+  });
+
+  test('without a provider the run waits, saying why', async () => {
+    const id = await pendingDocument('no-provider.txt');
+    await directRun(60_000, { DOCAGENT_WORKERS: '0' }).run(id, { isLast: false }, new AbortController().signal);
+    const doc = await getDoc(id);
+    assert.equal(doc.auto_create_status, 'pending');
+    assert.match(doc.auto_create_error ?? '', /no LLM provider is configured/);
+  });
+
+  test('a provider error fails the run and leaves nothing behind', async () => {
+    fake.setHandler(
+      agentScript('provider', [createSchemaStep('provider'), () => ({ kind: 'error', status: 500, message: 'upstream broke' })]),
+    );
+    const id = await upload('provider.txt', true);
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'failed');
+    assert.match(doc.auto_create_error ?? '', /Auto-create failed/);
+    assert.equal(doc.auto_create_schema_revid, undefined);
+    assert.deepEqual(await countCreated('provider'), { schemas: 0, prompts: 0, schemaRevisions: 0, promptRevisions: 0 });
+  });
+
+  test('three invalid schemas fail the run, and the prompt it made is deleted', async () => {
+    const invalid = () => ({
+      toolCalls: [{ name: 'create_schema', arguments: { name: 'Invoice invalid', response_format: invalidFormat } }],
+    });
+    fake.setHandler(
+      agentScript('invalid', [
+        () => ({ toolCalls: [{ name: 'create_prompt', arguments: { name: 'Invoice fields invalid', content: 'Summarize.' } }] }),
+        invalid,
+        invalid,
+        invalid,
+        createSchemaStep('invalid'),
+      ]),
+    );
+    const id = await upload('invalid.txt', true);
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'failed');
+    assert.match(doc.auto_create_error ?? '', /invalid schema 3 times/);
+    assert.deepEqual(await countCreated('invalid'), { schemas: 0, prompts: 0, schemaRevisions: 0, promptRevisions: 0 });
+    // The fourth schema was never asked for: the run stopped at the third refusal.
+    assert.equal(fake.requests.filter(isAgent).length, 4);
+  });
+
+  test('the time cap fails a run that has not extracted yet, and cleans up', async () => {
+    let release: (reply: FakeReply) => void = () => {};
+    const held = new Promise<FakeReply>((resolve) => {
+      release = resolve;
+    });
+    fake.setHandler(agentScript('timeout', [createSchemaStep('timeout'), () => held]));
+    const id = await pendingDocument('timeout.txt');
+    try {
+      await directRun(300).run(id, { isLast: false }, new AbortController().signal);
+    } finally {
+      release({ text: 'too late' });
+    }
+    const doc = await getDoc(id);
+    assert.equal(doc.auto_create_status, 'failed');
+    assert.match(doc.auto_create_error ?? '', /stopped after its limit of 0.3 s before any extraction succeeded/);
+    assert.deepEqual(await countCreated('timeout'), { schemas: 0, prompts: 0, schemaRevisions: 0, promptRevisions: 0 });
+  });
+
+  test('a retry after the worker died mid-run creates no duplicates', async () => {
+    const worker = new AbortController();
+    fake.setHandler(
+      agentScript('retry', [
+        createSchemaStep('retry'),
+        createPromptStep('retry'),
+        () => {
+          // The worker goes away just as the model answers: the attempt ends where it is.
+          worker.abort();
+          return runExtractionStep();
+        },
+      ]),
+    );
+    const id = await pendingDocument('retry.txt');
+    const runner = directRun(60_000);
+    await assert.rejects(runner.run(id, { isLast: false }, worker.signal), /stopped with its worker/);
+    assert.equal((await getDoc(id)).auto_create_status, 'running');
+    assert.deepEqual(await countCreated('retry'), { schemas: 1, prompts: 1, schemaRevisions: 1, promptRevisions: 1 });
+
+    fake.setHandler(happyScript('retry'));
+    await runner.run(id, { isLast: false }, new AbortController().signal);
+    const doc = await getDoc(id);
+    assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    assert.deepEqual(await countCreated('retry'), { schemas: 1, prompts: 1, schemaRevisions: 1, promptRevisions: 1 });
+    const [row] = await t.database.db
+      .select({ attempts: tables.documents.autoCreateAttempts })
+      .from(tables.documents)
+      .where(eq(tables.documents.id, id));
+    assert.equal(row?.attempts, 2);
+  });
+});
+
+describe('reviewing a proposal', () => {
+  async function proposed(label: string): Promise<Doc> {
+    fake.setHandler(happyScript(label));
+    const id = await upload(`${label}.txt`, true);
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    return doc;
+  }
+
+  test('accept makes the prompt a normal prompt', async () => {
+    const doc = await proposed('accept');
+    const res = await request('POST', `${docUrl(doc.id)}/auto-create/accept`, {});
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(json<Doc>(res).auto_create_status, 'accepted');
+    const prompts = json<{ prompts: Array<{ auto_create_pending_review: boolean }> }>(
+      await request('GET', `${orgUrl()}/prompts?name_search=accept`),
+    ).prompts;
+    assert.deepEqual(
+      prompts.map((p) => p.auto_create_pending_review),
+      [false],
+    );
+    const again = await request('POST', `${docUrl(doc.id)}/auto-create/accept`, {});
+    assert.equal(again.statusCode, 409);
+    assert.match(json<{ detail: string }>(again).detail, /no auto-create proposal to accept: its auto-create is accepted/);
+  });
+
+  test('reject deletes the schema, the prompt and the result it created', async () => {
+    const doc = await proposed('reject');
+    const res = await request('POST', `${docUrl(doc.id)}/auto-create/reject`, {});
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(json<Doc>(res).auto_create_status, 'rejected');
+    assert.deepEqual(await countCreated('reject'), { schemas: 0, prompts: 0, schemaRevisions: 0, promptRevisions: 0 });
+    const result = await request('GET', `${orgUrl()}/llm/result/${doc.id}?prompt_revid=${doc.auto_create_prompt_revid}`);
+    assert.equal(result.statusCode, 404);
+    // The log stays, for the record.
+    const log = json<{ messages: unknown[] }>(await request('GET', `${docUrl(doc.id)}/auto-create/log`));
+    assert.ok(log.messages.length > 0);
+  });
+
+  test('refine opens a thread whose working state is the proposal', async () => {
+    const doc = await proposed('refine');
+    const res = await request('POST', `${docUrl(doc.id)}/auto-create/refine`, {});
+    assert.equal(res.statusCode, 200, res.body);
+    const { thread_id } = json<{ thread_id: string }>(res);
+    const thread = json<{ messages: unknown[]; extraction: Record<string, unknown> }>(
+      await request('GET', `${docUrl(doc.id)}/chat/threads/${thread_id}`),
+    );
+    assert.deepEqual(thread.extraction, {
+      promptRevid: doc.auto_create_prompt_revid,
+      schemaRevid: doc.auto_create_schema_revid,
+      extraction: { promptRevid: doc.auto_create_prompt_revid, values: { invoice_number: '2024-117', total: 1250 } },
+    });
+    assert.ok(thread.messages.length > 0);
+
+    // The thread goes on from there: the agent sees the proposal in its working state.
+    fake.setHandler((r) => (isAgent(r) ? { text: 'The proposal looks right.' } : nonAgent(r)));
+    const turn = await request('POST', `${docUrl(doc.id)}/chat`, {
+      messages: [{ role: 'user', content: 'Is the total right?' }],
+      thread_id,
+      model: 'openai:gpt-4.1-mini',
+    });
+    assert.equal(turn.statusCode, 200, turn.body);
+    const chatRequest = fake.requests.filter(isAgent).at(-1);
+    assert.match(JSON.stringify(chatRequest?.body), new RegExp(`Working state: .*${doc.auto_create_prompt_revid}`));
+  });
+
+  test('a document without a proposal cannot be reviewed', async () => {
+    const id = await upload('plain.txt', false);
+    const res = await request('POST', `${docUrl(id)}/auto-create/refine`, {});
+    assert.equal(res.statusCode, 409);
+    assert.match(json<{ detail: string }>(res).detail, /not requested/);
+    await waitFor(id, textDone);
+  });
+});

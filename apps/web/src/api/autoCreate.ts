@@ -1,0 +1,78 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { StoredMessage } from './chat';
+import { getJson, postJson } from './client';
+import { documentDetailQueryKey, documentPath } from './documents';
+import type { AutoCreateStatus, DocumentSummary } from './types';
+
+/** The headless run's conversation, as the server replays it: a thread nobody can write to. */
+export interface AutoCreateLog {
+  turn_id: string | null;
+  title: string;
+  read_only: true;
+  status: AutoCreateStatus | null;
+  error: string | null;
+  model: string | null;
+  messages: StoredMessage[];
+  extraction: Record<string, unknown>;
+  done_at: string | null;
+}
+
+function autoCreatePath(orgId: string, documentId: string, action: 'accept' | 'reject' | 'refine' | 'log'): string {
+  return `${documentPath(orgId, documentId)}/auto-create/${action}`;
+}
+
+/**
+ * Everything a review changes: the document's status, the prompts and schemas lists (the proposal
+ * becomes a normal prompt, or goes away), the document's results and its conversations (refine adds one).
+ */
+function useReviewed(orgId: string, documentId: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all(
+      [
+        ['orgs', orgId, 'documents'],
+        ['orgs', orgId, 'prompts'],
+        ['orgs', orgId, 'schemas'],
+        ['orgs', orgId, 'extraction', documentId],
+        ['orgs', orgId, 'chat', documentId, 'threads'],
+      ].map((queryKey) =>
+        // A revision never changes, and a rejected one is gone: reading it again would only fail.
+        queryClient.invalidateQueries({ queryKey, predicate: (query) => !String(query.queryKey[3]).startsWith('revision') }),
+      ),
+    );
+}
+
+/** Accept or reject the proposal; the answer is the document with its new status, shown at once. */
+export function useAutoCreateDecisionMutation(orgId: string, documentId: string) {
+  const queryClient = useQueryClient();
+  const reviewed = useReviewed(orgId, documentId);
+  return useMutation({
+    mutationFn: (decision: 'accept' | 'reject') =>
+      postJson<DocumentSummary>(autoCreatePath(orgId, documentId, decision), { body: {} }),
+    onSuccess: (document) => {
+      queryClient.setQueryData<DocumentSummary>(documentDetailQueryKey(orgId, documentId), (current) =>
+        current ? { ...current, ...document } : document,
+      );
+      return reviewed();
+    },
+  });
+}
+
+/** Opens a chat thread that continues the headless run, its working state the proposal. */
+export function useRefineAutoCreateMutation(orgId: string, documentId: string) {
+  const reviewed = useReviewed(orgId, documentId);
+  return useMutation({
+    mutationFn: async () =>
+      (await postJson<{ thread_id: string }>(autoCreatePath(orgId, documentId, 'refine'), { body: {} })).thread_id,
+    onSuccess: () => reviewed(),
+  });
+}
+
+/** The headless run's log, read when the person asks for it. */
+export function useAutoCreateLogQuery(orgId: string, documentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['orgs', orgId, 'documents', 'auto-create-log', documentId],
+    queryFn: () => getJson<AutoCreateLog>(autoCreatePath(orgId, documentId, 'log')),
+    enabled,
+  });
+}

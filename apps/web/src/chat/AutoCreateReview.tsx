@@ -1,0 +1,177 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useAutoCreateDecisionMutation, useRefineAutoCreateMutation } from '../api/autoCreate';
+import { getJson } from '../api/client';
+import { isAutoCreatePending } from '../api/documents';
+import { useExtractionResultsQuery } from '../api/extraction';
+import type { Prompt } from '../api/prompts';
+import { orgApiPath } from '../api/queries';
+import type { Schema } from '../api/schemas';
+import type { DocumentSummary } from '../api/types';
+import { Button } from '../components/Button';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { AutoCreateLogView } from './AutoCreateLogView';
+import { ExtractionValues } from './ExtractionSection';
+import { ResourceLink } from './ResourceLink';
+
+/** A schema or prompt revision, for its name; a revision never changes, so it is read once. */
+function useRevision<T>(orgId: string, kind: 'schemas' | 'prompts', revid: string | undefined) {
+  return useQuery({
+    queryKey: ['orgs', orgId, kind, 'revision-body', revid],
+    queryFn: () => getJson<T>(`${orgApiPath(orgId)}/${kind}/${encodeURIComponent(revid ?? '')}`),
+    enabled: revid !== undefined,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
+/** The named link the chat would write, [name](schema:<revid>), falling back to a generic word while the name loads. */
+function RevisionLink({ orgId, kind, revid, name }: { orgId: string; kind: 'schema' | 'prompt'; revid: string; name?: string }) {
+  return (
+    <ResourceLink orgId={orgId} href={`${kind}:${revid}`}>
+      {name ?? `the ${kind}`}
+    </ResourceLink>
+  );
+}
+
+interface ProposalProps {
+  orgId: string;
+  document: DocumentSummary;
+  /** The agent panel is busy (a turn runs): no review until it ends. */
+  disabled: boolean;
+  onRefine: (threadId: string) => void;
+}
+
+/** "I created schema X and prompt Y; here is what I extracted", with Accept, Reject and Refine. */
+function Proposal({ orgId, document, disabled, onRefine }: ProposalProps) {
+  const schemaRevid = document.auto_create_schema_revid;
+  const promptRevid = document.auto_create_prompt_revid;
+  const schema = useRevision<Schema>(orgId, 'schemas', schemaRevid);
+  const prompt = useRevision<Prompt>(orgId, 'prompts', promptRevid);
+  const results = useExtractionResultsQuery(orgId, document.id, false);
+  const decide = useAutoCreateDecisionMutation(orgId, document.id);
+  const refine = useRefineAutoCreateMutation(orgId, document.id);
+  const busy = disabled || decide.isPending || refine.isPending;
+  // The proposal's prompt may have a newer version after a refinement: its result is the prompt's newest.
+  const result = results.data?.find(
+    (candidate) =>
+      candidate.prompt_revid === promptRevid || (prompt.data !== undefined && candidate.prompt_id === prompt.data.prompt_id),
+  );
+
+  function reject() {
+    const confirmed = window.confirm(
+      'Reject the auto-create proposal? The schema, the prompt and the extraction the agent created are deleted.',
+    );
+    if (confirmed) decide.mutate('reject');
+  }
+
+  return (
+    <section
+      aria-label="Auto-create proposal"
+      className="space-y-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+    >
+      <p>
+        I created schema{' '}
+        {schemaRevid ? <RevisionLink orgId={orgId} kind="schema" revid={schemaRevid} name={schema.data?.name} /> : '—'} and prompt{' '}
+        {promptRevid ? <RevisionLink orgId={orgId} kind="prompt" revid={promptRevid} name={prompt.data?.name} /> : '—'}; here is
+        what I extracted:
+      </p>
+      <div className="max-h-48 overflow-y-auto rounded border border-amber-200 bg-white px-2 py-1.5 text-xs">
+        {result ? (
+          <ExtractionValues values={result.updated_llm_result} />
+        ) : results.isError ? (
+          <ErrorAlert title="Could not load the extraction" error={results.error} onRetry={() => void results.refetch()} />
+        ) : (
+          <p className="text-slate-500">{results.isPending ? 'Loading the extraction…' : 'No extraction stored.'}</p>
+        )}
+      </div>
+      <p className="text-xs text-amber-900">
+        Accept keeps the prompt as a normal prompt; Refine opens a conversation that goes on from this proposal.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button disabled={busy} onClick={() => decide.mutate('accept')}>
+          Accept
+        </Button>
+        <Button variant="secondary" disabled={busy} onClick={() => refine.mutate(undefined, { onSuccess: onRefine })}>
+          Refine in chat
+        </Button>
+        <Button variant="danger" disabled={busy} onClick={reject}>
+          Reject
+        </Button>
+      </div>
+      {decide.isError && (
+        <ErrorAlert
+          title={`Could not ${decide.variables === 'reject' ? 'reject' : 'accept'} the proposal`}
+          error={decide.error}
+        />
+      )}
+      {refine.isError && <ErrorAlert title="Could not open a conversation to refine the proposal" error={refine.error} />}
+    </section>
+  );
+}
+
+interface AutoCreateReviewProps {
+  orgId: string;
+  document: DocumentSummary;
+  disabled: boolean;
+  onRefine: (threadId: string) => void;
+}
+
+/** The agent panel's account of the auto-create run, by status; nothing for documents uploaded without it. */
+export function AutoCreateReview({ orgId, document, disabled, onRefine }: AutoCreateReviewProps) {
+  const status = document.auto_create_status;
+  const [showLog, setShowLog] = useState(false);
+  if (status === undefined) return null;
+
+  let body: ReactNode;
+  if (isAutoCreatePending(status)) {
+    body = (
+      <div role="status" className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
+        <p className="flex items-center gap-2 font-medium">
+          <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-sky-500" />
+          {status === 'running' ? 'Auto-create is working…' : 'Auto-create is working… (waiting for the text and a model)'}
+        </p>
+        {document.auto_create_error && <p className="mt-1 text-xs">{document.auto_create_error}</p>}
+      </div>
+    );
+  } else if (status === 'proposed') {
+    body = <Proposal orgId={orgId} document={document} disabled={disabled} onRefine={onRefine} />;
+  } else if (status === 'failed') {
+    body = (
+      <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p className="font-medium">Auto-create failed: {document.auto_create_error ?? 'the agent gave no reason.'}</p>
+        <p className="mt-1 text-xs">
+          Nothing it created was kept. Ask the agent below to create a schema and a prompt for this document, or check the
+          auto-create model in Settings → Models and upload the document again.
+        </p>
+      </div>
+    );
+  } else {
+    body = (
+      <p role="status" className="rounded-md border border-slate-200 bg-white px-3 py-2 text-sm text-slate-700">
+        {status === 'accepted'
+          ? 'Auto-create proposal accepted: its prompt is a normal prompt now.'
+          : 'Auto-create proposal rejected: its schema, prompt and extraction were deleted.'}
+      </p>
+    );
+  }
+
+  // The log exists once a run ended; while it runs there is nothing to replay yet.
+  const hasLog = !isAutoCreatePending(status);
+  return (
+    <div className="space-y-2">
+      {body}
+      {hasLog && (
+        <Button
+          variant="secondary"
+          className="px-2 py-0.5 text-xs"
+          aria-expanded={showLog}
+          onClick={() => setShowLog((shown) => !shown)}
+        >
+          {showLog ? "Hide the agent's log" : "View the agent's log"}
+        </Button>
+      )}
+      {hasLog && showLog && <AutoCreateLogView orgId={orgId} documentId={document.id} />}
+    </div>
+  );
+}

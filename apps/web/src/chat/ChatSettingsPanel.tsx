@@ -1,0 +1,89 @@
+import { useId } from 'react';
+import { type ApprovalMode, type ChatSettings, clampSteps, MAX_STEPS_LIMIT } from './useChatSettings';
+
+interface ChatSettingsPanelProps {
+  settings: ChatSettings;
+  onChange: (change: Partial<ChatSettings>) => void;
+  /** The tools that ask for approval. */
+  readWriteTools: string[];
+  disabled: boolean;
+}
+
+const modes: { value: ApprovalMode; label: string }[] = [
+  { value: 'ask', label: 'Ask every time' },
+  { value: 'all', label: 'Auto-approve all' },
+  { value: 'tools', label: 'Auto-approve chosen tools' },
+];
+
+const selectClass =
+  'rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 text-xs text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none disabled:bg-slate-50';
+
+/** The agent's settings: how calls are approved and the step budget (the model is picked next to the input). */
+export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled }: ChatSettingsPanelProps) {
+  const stepsId = useId();
+  const approvalId = useId();
+
+  function toggleTool(tool: string, on: boolean) {
+    const rest = settings.autoApprovedTools.filter((name) => name !== tool);
+    onChange({ autoApprovedTools: on ? [...rest, tool] : rest });
+  }
+
+  return (
+    <details className="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-xs text-slate-700">
+      <summary className="cursor-pointer font-medium">Settings</summary>
+      <div className="mt-2 space-y-3 pb-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <label htmlFor={stepsId} className="font-medium">
+            Max steps
+          </label>
+          <input
+            id={stepsId}
+            type="number"
+            min={1}
+            max={MAX_STEPS_LIMIT}
+            value={settings.maxSteps}
+            disabled={disabled}
+            onChange={(event) => onChange({ maxSteps: clampSteps(event.target.valueAsNumber) })}
+            className="w-16 rounded-md border border-slate-300 px-2 py-1 text-xs"
+          />
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <label htmlFor={approvalId} className="font-medium">
+            Approvals
+          </label>
+          <select
+            id={approvalId}
+            value={settings.approvalMode}
+            disabled={disabled}
+            onChange={(event) => onChange({ approvalMode: event.target.value as ApprovalMode })}
+            className={selectClass}
+          >
+            {modes.map((mode) => (
+              <option key={mode.value} value={mode.value}>
+                {mode.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {settings.approvalMode === 'tools' && (
+          <fieldset className="grid grid-cols-2 gap-x-3 gap-y-1">
+            <legend className="mb-1 font-medium">Tools approved without asking</legend>
+            {readWriteTools.map((tool) => (
+              <label key={tool} className="flex items-center gap-1.5 font-mono">
+                <input
+                  type="checkbox"
+                  checked={settings.autoApprovedTools.includes(tool)}
+                  disabled={disabled}
+                  onChange={(event) => toggleTool(tool, event.target.checked)}
+                  className="size-3.5 rounded border-slate-300"
+                />
+                {tool}
+              </label>
+            ))}
+            {readWriteTools.length === 0 && <p className="col-span-2 text-slate-500">No tool list yet.</p>}
+          </fieldset>
+        )}
+      </div>
+    </details>
+  );
+}

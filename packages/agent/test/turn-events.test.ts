@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createOrganization, type Database, DatabaseBlobStore, uploadDocuments } from '@docagent/core';
+import { openTestDatabase } from '@docagent/core/testing';
+import { type AgentEvent, NO_TURN_USAGE, type StoredFrame, TurnEventLog, TurnStore } from '../src/index.ts';
+
+let database: Database;
+let turnId: string;
+
+/** A log that counts its INSERTs, and fails the next one when asked. */
+class CountingLog extends TurnEventLog {
+  inserts = 0;
+  failNext = false;
+
+  override async append(id: string, frames: StoredFrame[]): Promise<void> {
+    this.inserts++;
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('the database went away');
+    }
+    await super.append(id, frames);
+  }
+}
+
+const token = (chunk: string): AgentEvent => ({ type: 'assistant_text_chunk', chunk, round_index: 0 });
+const toolCalls: AgentEvent = {
+  type: 'tool_calls',
+  round_index: 0,
+  tool_calls: [{ id: 'c1', name: 'get_thing', arguments: {} }],
+};
+const roundExecuted: AgentEvent = { type: 'round_executed', round_index: 0, thinking: '', tool_calls: [] };
+
+before(async () => {
+  database = await openTestDatabase();
+  const orgId = (await createOrganization(database.db, { name: 'Frames' })).id;
+  async function* content() {
+    yield Buffer.from('Invoice 7');
+  }
+  const [doc] = await uploadDocuments(
+    { db: database.db, blobs: new DatabaseBlobStore(database.db), scheduler: { scheduleTextExtraction: async () => {} } },
+    { orgId, role: 'admin', userId: null },
+    [{ name: 'invoice.txt', content: content() }],
+    { maxFileBytes: 1e6, maxRequestBytes: 2e6, maxFiles: 1 },
+  );
+  const turn = await new TurnStore(database.db, 300).create({
+    orgId,
+    userId: null,
+    documentId: doc?.id ?? '',
+    threadId: null,
+    messages: [],
+    workingState: {},
+    settings: { model: 'openai:scripted', maxSteps: 10, autoApprove: false, autoApprovedTools: [], mentions: '' },
+    progress: { steps: 0, audit: [], text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
+  });
+  turnId = turn.id;
+});
+after(async () => {
+  await database.close();
+});
+
+test("a step's tokens and calls go to the log together; its end is written, with all before it, before it returns", async () => {
+  const log = new CountingLog(database.db);
+  const writer = log.writer(turnId);
+  await writer.write(1, { type: 'turn_started', turn_id: turnId, thread_id: null, model: 'openai:scripted', max_steps: 10 });
+  assert.equal(log.inserts, 1);
+  for (let seq = 2; seq <= 21; seq++) await writer.write(seq, token(`word${seq} `));
+  await writer.write(22, toolCalls);
+  await writer.write(23, roundExecuted);
+  assert.equal(log.inserts, 2, 'the tokens, the calls and the step end in one INSERT');
+  const frames = await log.after(turnId, 0);
+  assert.deepEqual(
+    frames.map((f) => f.seq),
+    Array.from({ length: 23 }, (_, i) => i + 1),
+  );
+  assert.equal(frames[1]?.event.type, 'assistant_text_chunk');
+  assert.equal(frames.at(-1)?.event.type, 'round_executed');
+  assert.equal(await log.lastSeq(turnId), 23);
+});
+
+test('a failed background write is reported by the next frame that waits for the log', async () => {
+  const log = new CountingLog(database.db);
+  const writer = log.writer(turnId);
+  log.failNext = true;
+  await writer.write(100, token('lost '));
+  await assert.rejects(writer.write(101, roundExecuted), /the database went away/);
+  await assert.rejects(writer.write(102, token('after ')), /the database went away/);
+});

@@ -1,0 +1,215 @@
+import type { FakeLlmServer, FakePace, FakeReply, FakeToolCall, RecordedRequest } from '@docagent/fake-llm';
+import { type AgentStack, type BenchOptions, startAgentStack } from './agent-stack.ts';
+import { type ApiClient, streamTurn, type Turn, uploadReady } from './client.ts';
+import { median, nowMs, percentile, table } from './measure.ts';
+import { stepOf } from './scripted-agent.ts';
+import { watchPeakRss } from './server.ts';
+import type { Frame } from './sse.ts';
+
+/**
+ * Many conversations at once against a provider at a model's pace (first token after 300 ms,
+ * then 60 tokens a second; two tool rounds per turn). For each text frame the client receives,
+ * the latency docagent added: its arrival minus the moment its chunk left the fake provider.
+ * A second run puts two server processes on one PostgreSQL database behind a round-robin
+ * load balancer, with a first tool call that waits for approval: about half the approvals
+ * land on the process that did not start the turn.
+ */
+
+const LEVELS = [50, 100, 200];
+const TWO_PROCESS_LEVEL = 100;
+const WARM_UP_TURNS = 5;
+const PACE: FakePace = { firstTokenMs: 300, tokensPerSecond: 60 };
+const MODEL = 'openai:gpt-4.1-mini';
+const DOCUMENT = `DELIVERY NOTE 88-2041\nShip to: Beta Logistics, Dock 4\n${Array.from(
+  { length: 40 },
+  (_, i) => `Line ${i + 1}: pallet ${1000 + i}, 12 cartons, 240 kg`,
+).join('\n')}`;
+
+/** Words no other chunk of the run has, so that each text frame finds the chunk it came from. */
+function wordsFrom(counter: { next: number }, count: number): string {
+  return Array.from({ length: count }, () => `w${(counter.next++).toString(36)}`).join(' ');
+}
+
+/** The model's side of a turn: some text with each of two tool calls, then an answer. */
+function pacedAgent(firstCall: (n: number) => FakeToolCall) {
+  const counter = { next: 0 };
+  return (request: RecordedRequest): FakeReply => {
+    const step = stepOf(request);
+    if (step === 0) return { text: wordsFrom(counter, 20), toolCalls: [firstCall(counter.next)], pace: PACE };
+    if (step === 1) return { text: wordsFrom(counter, 20), toolCalls: [{ name: 'list_tags', arguments: {} }], pace: PACE };
+    return { text: wordsFrom(counter, 40), pace: PACE };
+  };
+}
+
+/** When each text chunk left the fake provider, looked up by its (unique) text. */
+function sentTimes(fake: FakeLlmServer) {
+  const byText = new Map<string, number>();
+  let indexed = 0;
+  return (chunk: string): number | undefined => {
+    for (; indexed < fake.sent.length; indexed++) {
+      const sent = fake.sent[indexed]!;
+      if (sent.kind === 'text') byText.set(sent.text, sent.at);
+    }
+    return byText.get(chunk);
+  };
+}
+
+interface LevelOutcome {
+  latencies: number[];
+  turnMs: number[];
+  errors: string[];
+  approvals: { total: number; onOtherProcess: number; failed: number };
+}
+
+function failureOf(turn: Turn): string | undefined {
+  if (turn.status !== 200) return `HTTP ${turn.status}`;
+  const error = turn.frames.find((f) => f.data.type === 'error');
+  if (error) return `error frame: ${String(error.data.error)}`;
+  if (!turn.result) return 'the stream ended without a done frame';
+  return undefined;
+}
+
+/** Turns that paused for approval are approved at once, through the same balancer. */
+async function runTurns(stack: AgentStack, documentId: string, turns: number, approve: boolean): Promise<LevelOutcome> {
+  const sentAt = sentTimes(stack.fake);
+  const outcome: LevelOutcome = { latencies: [], turnMs: [], errors: [], approvals: { total: 0, onOtherProcess: 0, failed: 0 } };
+  const onFrame = (frame: Frame) => {
+    if (frame.data.type !== 'assistant_text_chunk') return;
+    const at = sentAt(frame.data.chunk as string);
+    if (at === undefined) outcome.errors.push(`a text frame matches no chunk the provider sent: ${frame.data.chunk}`);
+    else outcome.latencies.push(frame.at - at);
+  };
+  const client: ApiClient = stack.client;
+  const path = `/documents/${documentId}/chat`;
+  const one = async () => {
+    const started = nowMs();
+    let turn = await streamTurn(client, path, { messages: [{ role: 'user', content: 'Go.' }], model: MODEL }, onFrame);
+    let problem = failureOf(turn);
+    const pending = turn.result?.tool_calls as Array<{ id: string }> | undefined;
+    if (!problem && approve && turn.result?.turn_id && pending) {
+      const startedOn = turn.backend;
+      turn = await streamTurn(
+        client,
+        `${path}/approve`,
+        { turn_id: turn.result.turn_id, approvals: pending.map((c) => ({ call_id: c.id, approved: true })) },
+        onFrame,
+      );
+      problem = failureOf(turn);
+      outcome.approvals.total++;
+      if (turn.backend !== startedOn) outcome.approvals.onOtherProcess++;
+      if (problem) outcome.approvals.failed++;
+    }
+    if (!problem && turn.result?.turn_id) problem = 'the turn is still paused';
+    if (!problem && (turn.result?.executed_rounds as unknown[] | undefined)?.length !== 2) problem = 'not two tool rounds';
+    if (problem) outcome.errors.push(problem);
+    else outcome.turnMs.push(nowMs() - started);
+  };
+  await Promise.all(
+    Array.from({ length: turns }, () => one().catch((error: Error) => outcome.errors.push(`request failed: ${error.message}`))),
+  );
+  return outcome;
+}
+
+async function measureLevel(stack: AgentStack, documentId: string, turns: number, approve: boolean) {
+  const cpuBefore = stack.servers.map((s) => s.cpuSeconds());
+  const started = nowMs();
+  const memory = watchPeakRss(stack.servers);
+  let outcome: LevelOutcome;
+  let peakRssMb: number[];
+  try {
+    outcome = await runTurns(stack, documentId, turns, approve);
+  } finally {
+    peakRssMb = memory.stop();
+  }
+  const wallS = (nowMs() - started) / 1000;
+  const cpuS = stack.servers.reduce((sum, s, i) => sum + s.cpuSeconds() - cpuBefore[i]!, 0);
+  return { turns, outcome, wallS, cpuS, peakRssMb };
+}
+
+async function withStack<T>(
+  options: BenchOptions & { servers?: number },
+  firstCall: (n: number) => FakeToolCall,
+  fn: (stack: AgentStack, documentId: string) => Promise<T>,
+): Promise<T> {
+  const stack = await startAgentStack({ ...options, agent: pacedAgent(firstCall) });
+  try {
+    const documentId = await uploadReady(stack.client, 'delivery-note.txt', DOCUMENT);
+    return await fn(stack, documentId);
+  } finally {
+    await stack.close();
+  }
+}
+
+type Measured = Awaited<ReturnType<typeof measureLevel>>;
+
+function row(label: string, m: Measured): Array<string | number> {
+  const { latencies, errors, turnMs, approvals } = m.outcome;
+  return [
+    label,
+    m.turns,
+    `${median(latencies).toFixed(1)} ms`,
+    `${percentile(latencies, 99).toFixed(1)} ms`,
+    errors.length,
+    `${(median(turnMs) / 1000).toFixed(2)} s`,
+    `${m.cpuS.toFixed(1)} s (${((m.cpuS / m.wallS) * 100).toFixed(0)} % of a core)`,
+    m.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(' + '),
+    approvals.total === 0 ? '' : `${approvals.onOtherProcess} of ${approvals.total}, ${approvals.failed} failed`,
+  ];
+}
+
+const summary = (m: Measured) => ({
+  turns: m.turns,
+  frame_latency_ms: {
+    p50: median(m.outcome.latencies),
+    p99: percentile(m.outcome.latencies, 99),
+    frames: m.outcome.latencies.length,
+  },
+  errors: m.outcome.errors.length,
+  first_errors: m.outcome.errors.slice(0, 5),
+  turn_s_median: median(m.outcome.turnMs) / 1000,
+  wall_s: m.wallS,
+  server_cpu_s: m.cpuS,
+  peak_rss_mb: m.peakRssMb,
+  approvals: m.outcome.approvals,
+});
+
+export async function runConcurrencyBenchmark(options: BenchOptions): Promise<{ table: string; results: unknown }> {
+  const readOnly = () => ({ name: 'get_ocr_text', arguments: { max_chars: 300 } });
+  const single = await withStack(options, readOnly, async (stack, documentId) => {
+    await runTurns(stack, documentId, WARM_UP_TURNS, false);
+    const measured: Measured[] = [];
+    for (const turns of LEVELS) measured.push(await measureLevel(stack, documentId, turns, false));
+    return measured;
+  });
+  // A write the person approves: the approval goes through the balancer like any request.
+  const createTag = (n: number) => ({ name: 'create_tag', arguments: { name: `bench tag ${n}` } });
+  const two = await withStack({ ...options, db: 'postgres', servers: 2 }, createTag, async (stack, documentId) => {
+    await runTurns(stack, documentId, WARM_UP_TURNS, true);
+    return measureLevel(stack, documentId, TWO_PROCESS_LEVEL, true);
+  });
+
+  const header = [
+    'run',
+    'turns at once',
+    'added latency per frame p50',
+    'p99',
+    'errors',
+    'turn time p50',
+    'server CPU',
+    'peak RSS',
+    'approvals on the other process',
+  ];
+  const rows = [
+    ...single.map((m) => row(`1 process, ${options.db}`, m)),
+    row('2 processes + balancer, postgres, approve each turn', two),
+  ];
+  return {
+    table: table(header, rows),
+    results: {
+      pace: PACE,
+      model: MODEL,
+      single_process: { db: options.db, levels: single.map(summary) },
+      two_processes: { db: 'postgres', ...summary(two) },
+    },
+  };
+}

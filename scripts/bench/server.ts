@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseTarget } from '@docagent/core';
+import type { FakeLlmServer } from '@docagent/fake-llm';
+
+const BIN = fileURLToPath(new URL('../../apps/server/bin/docagent.js', import.meta.url));
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+/** Enough of a server's output to say why it failed. */
+const KEPT_OUTPUT = 64 * 1024;
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  /** CPU time (user + system) the process has used so far, in seconds. */
+  cpuSeconds(): number;
+  /** Resident memory now, in MB. */
+  rssMb(): number;
+  output(): string;
+  /** SIGTERM, and the exit (a profile is written then). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The environment of a server whose every model is the fake provider: OpenAI and Anthropic
+ * pointed at it, nothing of the caller's own provider settings, everything else as shipped
+ * (LLM_MAX_RETRIES included: a benchmark measures the server as it runs).
+ */
+export function fakeProviderEnv(fake: FakeLlmServer, target: DatabaseTarget): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/_(API_KEY|BASE_URL|MODELS)$|^(DATABASE_URL|DATA_DIR|DOCAGENT_|LLM_|PORT$|LOG_LEVEL$)/.test(key)) env[key] = value;
+  }
+  Object.assign(env, {
+    OPENAI_API_KEY: 'sk-bench',
+    OPENAI_BASE_URL: fake.baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-bench',
+    ANTHROPIC_BASE_URL: fake.baseUrl,
+    // Servers sharing a PostgreSQL database must share the secret that seals organizations' keys.
+    DOCAGENT_SECRET: 'docagent-benchmark-secret',
+  });
+  if (target.kind === 'postgres') env.DATABASE_URL = target.url;
+  else if (target.kind === 'pglite') env.DATA_DIR = target.dataDir;
+  else throw new Error('a server process cannot share an in-memory database');
+  return env;
+}
+
+function procStat(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name may hold spaces: the fields start after its closing parenthesis.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * Starts `docagent serve` on a free port as a process of its own (so its CPU and memory are
+ * its own), and resolves once it is ready. `profileDir` runs it under `--cpu-prof`.
+ */
+export function startBenchServer(env: NodeJS.ProcessEnv, options: { profileDir?: string } = {}): Promise<BenchServer> {
+  const flags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
+  const child: ChildProcess = spawn(process.execPath, [...flags, BIN, 'serve'], {
+    env: { ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let url: string | undefined;
+  let ready = false;
+  return new Promise((resolve, reject) => {
+    const onData = (data: Buffer) => {
+      out = (out + data).slice(-KEPT_OUTPUT);
+      url ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (!ready && url && out.includes('docagent is ready')) {
+        ready = true;
+        resolve({
+          url,
+          pid: child.pid!,
+          cpuSeconds: () => {
+            // utime and stime are the 12th and 13th fields after the command name.
+            const fields = procStat(child.pid!);
+            return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+          },
+          rssMb: () => {
+            const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            return Number(match?.[1] ?? 0) / 1024;
+          },
+          output: () => out,
+          stop: async () => {
+            if (child.exitCode !== null) return;
+            child.kill('SIGTERM');
+            await once(child, 'exit');
+          },
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`docagent serve exited with ${code} before it was ready:\n${out}`)));
+  });
+}
+
+/** Samples the servers' resident memory every `everyMs` until `stop`, which gives each one's peak in MB. */
+export function watchPeakRss(servers: BenchServer[], everyMs = 50): { stop(): number[] } {
+  const peaks = servers.map((s) => s.rssMb());
+  const sample = () => {
+    servers.forEach((s, i) => {
+      peaks[i] = Math.max(peaks[i]!, s.rssMb());
+    });
+  };
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peaks;
+    },
+  };
+}
