@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { DatabaseBlobStore, type Db, type ModelRegistry, type TextExtractionScheduler } from '@docagent/core';
+import {
+  type AutoCreateScheduler,
+  DatabaseBlobStore,
+  type Db,
+  type ModelRegistry,
+  type TextExtractionScheduler,
+} from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
@@ -34,8 +40,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export interface AppOptions {
   config: Config;
   db: Db;
-  /** Where uploads hand documents to the text pipeline (the job queue). */
-  scheduler: TextExtractionScheduler;
+  /** Where uploads hand documents to the text pipeline, and auto-create runs are queued (the job queue). */
+  scheduler: TextExtractionScheduler & AutoCreateScheduler;
   /** The model layer every LLM call goes through. */
   llm: ModelRegistry;
   /** A pino instance or options; tests pass `false`. */
@@ -106,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     documents,
     extraction,
     agent: createDocumentAgent({ db, documents, extraction }, options.llm, config),
+    autoCreate: { db, scheduler: options.scheduler },
   };
   // Paused turns nobody continued, and finished ones past their replay window, go.
   const sweeper = setInterval(() => {

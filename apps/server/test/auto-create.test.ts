@@ -122,12 +122,12 @@ async function waitFor(id: string, done: (d: Doc) => boolean): Promise<Doc> {
 const settled = (d: Doc) => d.auto_create_status !== 'pending' && d.auto_create_status !== 'running';
 const textDone = (d: Doc) => d.state === 'llm_completed' || d.state === 'llm_failed';
 
-async function upload(name: string, autoCreate?: boolean): Promise<string> {
+async function upload(name: string, autoCreate?: boolean, content = INVOICE): Promise<string> {
   const res = await request('POST', `${orgUrl()}/documents`, {
     documents: [
       {
         name,
-        content: Buffer.from(INVOICE).toString('base64'),
+        content: Buffer.from(content).toString('base64'),
         ...(autoCreate === undefined ? {} : { auto_create: autoCreate }),
       },
     ],
@@ -275,6 +275,15 @@ describe('auto-create on upload', () => {
     assert.deepEqual(await countCreated('provider'), { schemas: 0, prompts: 0, schemaRevisions: 0, promptRevisions: 0 });
   });
 
+  test('a document whose text cannot be extracted fails its auto-create, saying why', async () => {
+    const id = await upload('truncated.pdf', true, '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n');
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.state, 'ocr_failed');
+    assert.equal(doc.auto_create_status, 'failed');
+    assert.match(doc.auto_create_error ?? '', /text could not be extracted .*Upload a readable copy/);
+    assert.equal(fake.requests.filter(isAgent).length, 0);
+  });
+
   test('three invalid schemas fail the run, and the prompt it made is deleted', async () => {
     const invalid = () => ({
       toolCalls: [{ name: 'create_schema', arguments: { name: 'Invoice invalid', response_format: invalidFormat } }],
@@ -419,5 +428,73 @@ describe('reviewing a proposal', () => {
     assert.equal(res.statusCode, 409);
     assert.match(json<{ detail: string }>(res).detail, /not requested/);
     await waitFor(id, textDone);
+  });
+});
+
+describe('starting a run after upload', () => {
+  const start = (id: string) => request('POST', `${docUrl(id)}/auto-create/start`, {});
+
+  test('a document uploaded without auto-create gets a proposal when asked', async () => {
+    const id = await upload('later.txt', false);
+    await waitFor(id, textDone);
+    fake.setHandler(happyScript('later'));
+    const res = await start(id);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(json<Doc>(res).auto_create_status, 'pending');
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    assert.deepEqual(await countCreated('later'), { schemas: 1, prompts: 1, schemaRevisions: 1, promptRevisions: 1 });
+
+    const again = await start(id);
+    assert.equal(again.statusCode, 409);
+    assert.match(json<{ detail: string }>(again).detail, /proposal waiting for review: accept or reject it first/);
+  });
+
+  test('a failed run can be tried again, and a rejected one; an accepted one cannot', async () => {
+    fake.setHandler(agentScript('again', [() => ({ kind: 'error', status: 500, message: 'upstream broke' })]));
+    const id = await upload('again.txt', true);
+    assert.equal((await waitFor(id, settled)).auto_create_status, 'failed');
+
+    fake.setHandler(happyScript('again'));
+    assert.equal((await start(id)).statusCode, 200);
+    assert.equal((await waitFor(id, settled)).auto_create_status, 'proposed');
+    assert.equal((await request('POST', `${docUrl(id)}/auto-create/reject`, {})).statusCode, 200);
+
+    assert.equal((await start(id)).statusCode, 200);
+    const doc = await waitFor(id, settled);
+    assert.equal(doc.auto_create_status, 'proposed', doc.auto_create_error);
+    assert.deepEqual(await countCreated('again'), { schemas: 1, prompts: 1, schemaRevisions: 1, promptRevisions: 1 });
+    assert.equal((await request('POST', `${docUrl(id)}/auto-create/accept`, {})).statusCode, 200);
+
+    const refused = await start(id);
+    assert.equal(refused.statusCode, 409);
+    assert.match(json<{ detail: string }>(refused).detail, /was accepted and its prompt is in use/);
+  });
+
+  test('a document without text, or of another organization, is refused', async () => {
+    const id = await upload('unreadable.pdf', false, '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n');
+    await waitFor(id, (d) => d.state === 'ocr_failed');
+    const res = await start(id);
+    assert.equal(res.statusCode, 409);
+    assert.match(
+      json<{ detail: string }>(res).detail,
+      /no text for auto-create to read: its text extraction failed \(.+\)\. Upload a readable copy/,
+    );
+
+    const bob = await seedMember(t.database, 'bob');
+    const other = await t.app.inject({
+      method: 'POST',
+      url: `${docUrl(id)}/auto-create/start`.replace(alice.org.id, bob.org.id),
+      headers: bearer(bob.token),
+      payload: {},
+    });
+    assert.equal(other.statusCode, 404);
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `${docUrl(id)}/auto-create/start`,
+      headers: bearer(bob.token),
+      payload: {},
+    });
+    assert.equal(foreign.statusCode, 404);
   });
 });

@@ -11,6 +11,9 @@ test('closing the app (what SIGTERM does) lets an in-flight request finish and r
     scheduleTextExtraction: async () => {
       throw new Error('this test uploads nothing');
     },
+    scheduleAutoCreate: async () => {
+      throw new Error('this test starts no auto-create');
+    },
   };
   const config = loadConfig({});
   const llm = createModelRegistry(database, config);

@@ -1,4 +1,5 @@
 export * from './auto-create/auto-create-cleanup.ts';
+export * from './auto-create/auto-create-start.ts';
 export * from './auto-create/auto-create-state.ts';
 export * from './db/database.ts';
 export * from './db/migrate.ts';

@@ -1,5 +1,5 @@
 import type { ChatDeps } from '@docagent/agent';
-import type { Db, DocumentServices, ExtractionServices } from '@docagent/core';
+import type { AutoCreateServices, Db, DocumentServices, ExtractionServices } from '@docagent/core';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -27,4 +27,6 @@ export interface RouteDeps {
   extraction: ExtractionServices;
   /** The document agent. */
   agent: ChatDeps;
+  /** Where an auto-create run asked for after upload is queued. */
+  autoCreate: AutoCreateServices;
 }

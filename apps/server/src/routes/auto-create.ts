@@ -1,5 +1,5 @@
 import { refineAutoCreate } from '@docagent/agent';
-import { AUTO_CREATE_STATUSES, acceptAutoCreate, getAutoCreateLog, rejectAutoCreate } from '@docagent/core';
+import { AUTO_CREATE_STATUSES, acceptAutoCreate, getAutoCreateLog, rejectAutoCreate, startAutoCreate } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
@@ -7,8 +7,9 @@ import { DocumentSchema, toDocument } from './document-shapes.ts';
 import { ErrorBodySchema, isoOrNull, OrgParamsSchema } from './schemas.ts';
 
 /**
- * Review of an auto-create proposal (seed 000 section 4.3), next to the document's chat routes:
- * accept, reject, refine in a chat thread, and the headless run's log as a read-only thread.
+ * Auto-create after upload (seed 000 section 4), next to the document's chat routes: starting a
+ * run, and the review of its proposal: accept, reject, refine in a chat thread, and the headless
+ * run's log as a read-only thread.
  */
 
 const DocParams = OrgParamsSchema.extend({ document_id: z.string().min(1).max(64) });
@@ -27,8 +28,23 @@ const LogBodySchema = z.object({
   done_at: z.string().nullable(),
 });
 
-export function autoCreateRoutes(app: ZodApp, { db, agent }: RouteDeps): void {
+export function autoCreateRoutes(app: ZodApp, { db, agent, autoCreate }: RouteDeps): void {
   const base = '/v0/orgs/:organization_id/documents/:document_id/auto-create';
+
+  app.post(
+    `${base}/start`,
+    {
+      schema: {
+        summary:
+          'Run auto-create on this document now: one uploaded without it, one whose run failed or was rejected, or one that waited for a model',
+        tags: ['auto-create'],
+        params: DocParams,
+        body: NoBody,
+        response: { 200: DocumentSchema, ...errors },
+      },
+    },
+    async (request) => toDocument(await startAutoCreate(autoCreate, orgOf(request).orgId, request.params.document_id)),
+  );
 
   app.post(
     `${base}/accept`,

@@ -276,5 +276,11 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
     'no proposal awaits review',
   );
 
+  // A rejected proposal is not the end: the run can be asked for again, and proposes anew.
+  await agent.getByRole('button', { name: 'Run auto-create again' }).click();
+  await banner.getByRole('button', { name: 'Reject' }).waitFor({ timeout: EXTRACTION_TIMEOUT_MS });
+  const proposedAgain = await api<Doc>(page, 'GET', `${org}/documents/${receiptId}?include_content=false`);
+  assert.equal(proposedAgain.auto_create_status, 'proposed');
+
   assert.deepEqual(problems, [], 'no console errors or page errors');
 }

@@ -17,7 +17,7 @@ export interface AutoCreateLog {
   done_at: string | null;
 }
 
-function autoCreatePath(orgId: string, documentId: string, action: 'accept' | 'reject' | 'refine' | 'log'): string {
+function autoCreatePath(orgId: string, documentId: string, action: 'start' | 'accept' | 'reject' | 'refine' | 'log'): string {
   return `${documentPath(orgId, documentId)}/auto-create/${action}`;
 }
 
@@ -42,12 +42,15 @@ function useReviewed(orgId: string, documentId: string) {
     );
 }
 
-/** Accept or reject the proposal; the answer is the document with its new status, shown at once. */
+/**
+ * Start a run (again), or accept or reject the proposal; the answer is the document with its new
+ * status, shown at once (a started run is then followed until it ends).
+ */
 export function useAutoCreateDecisionMutation(orgId: string, documentId: string) {
   const queryClient = useQueryClient();
   const reviewed = useReviewed(orgId, documentId);
   return useMutation({
-    mutationFn: (decision: 'accept' | 'reject') =>
+    mutationFn: (decision: 'start' | 'accept' | 'reject') =>
       postJson<DocumentSummary>(autoCreatePath(orgId, documentId, decision), { body: {} }),
     onSuccess: (document) => {
       queryClient.setQueryData<DocumentSummary>(documentDetailQueryKey(orgId, documentId), (current) =>

@@ -110,6 +110,34 @@ function Proposal({ orgId, document, disabled, onRefine }: ProposalProps) {
   );
 }
 
+/** Runs auto-create again (after a failure or a rejection), or now (after waiting for a model). */
+function StartAgain({
+  orgId,
+  documentId,
+  label,
+  disabled,
+}: {
+  orgId: string;
+  documentId: string;
+  label: string;
+  disabled: boolean;
+}) {
+  const start = useAutoCreateDecisionMutation(orgId, documentId);
+  return (
+    <div className="space-y-2">
+      <Button
+        variant="secondary"
+        className="px-2 py-0.5 text-xs"
+        disabled={disabled || start.isPending}
+        onClick={() => start.mutate('start')}
+      >
+        {label}
+      </Button>
+      {start.isError && <ErrorAlert title="Could not start auto-create" error={start.error} />}
+    </div>
+  );
+}
+
 interface AutoCreateReviewProps {
   orgId: string;
   document: DocumentSummary;
@@ -131,7 +159,16 @@ export function AutoCreateReview({ orgId, document, disabled, onRefine }: AutoCr
           <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-sky-500" />
           {status === 'running' ? 'Auto-create is working…' : 'Auto-create is working… (waiting for the text and a model)'}
         </p>
-        {document.auto_create_error && <p className="mt-1 text-xs">{document.auto_create_error}</p>}
+        {document.auto_create_error && (
+          <>
+            <p className="mt-1 text-xs">{document.auto_create_error}</p>
+            {status === 'pending' && (
+              <div className="mt-2">
+                <StartAgain orgId={orgId} documentId={document.id} label="Try now" disabled={disabled} />
+              </div>
+            )}
+          </>
+        )}
       </div>
     );
   } else if (status === 'proposed') {
@@ -141,18 +178,26 @@ export function AutoCreateReview({ orgId, document, disabled, onRefine }: AutoCr
       <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
         <p className="font-medium">Auto-create failed: {document.auto_create_error ?? 'the agent gave no reason.'}</p>
         <p className="mt-1 text-xs">
-          Nothing it created was kept. Ask the agent below to create a schema and a prompt for this document, or check the
-          auto-create model in Settings → Models and upload the document again.
+          Nothing it created was kept. Try again (after checking the auto-create model in Settings → Models if the model failed),
+          or ask the agent below to create a schema and a prompt for this document.
         </p>
+        <div className="mt-2">
+          <StartAgain orgId={orgId} documentId={document.id} label="Try again" disabled={disabled} />
+        </div>
       </div>
     );
   } else {
     body = (
-      <p role="status" className="rounded-md border border-slate-200 bg-white px-3 py-2 text-sm text-slate-700">
-        {status === 'accepted'
-          ? 'Auto-create proposal accepted: its prompt is a normal prompt now.'
-          : 'Auto-create proposal rejected: its schema, prompt and extraction were deleted.'}
-      </p>
+      <div role="status" className="space-y-2 rounded-md border border-slate-200 bg-white px-3 py-2 text-sm text-slate-700">
+        <p>
+          {status === 'accepted'
+            ? 'Auto-create proposal accepted: its prompt is a normal prompt now.'
+            : 'Auto-create proposal rejected: its schema, prompt and extraction were deleted.'}
+        </p>
+        {status === 'rejected' && (
+          <StartAgain orgId={orgId} documentId={document.id} label="Run auto-create again" disabled={disabled} />
+        )}
+      </div>
     );
   }
 

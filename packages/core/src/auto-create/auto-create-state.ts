@@ -17,6 +17,8 @@ export interface AutoCreateLog {
 }
 
 const MAX_ERROR = 4000;
+const RETRY_WITH_READABLE_COPY =
+  'Upload a readable copy of the document (a PDF that opens, or a clearer scan) with auto-create on to try again.';
 
 /** Whether a document's text job should hand it to auto-create (asked for and not yet run). */
 export async function wantsAutoCreate(db: Db, documentId: string): Promise<boolean> {
@@ -50,6 +52,22 @@ export async function beginAutoCreateAttempt(db: Db, documentId: string): Promis
     await deleteAutoCreated(tx, claimed.orgId, documentId);
     return claimed;
   });
+}
+
+/**
+ * The text job gave up on the document: a run waiting for its text would wait for ever, so it
+ * fails now, saying why. Only a pending run: one already running or reviewed is left as it is.
+ */
+export async function abandonAutoCreateWithoutText(db: Db, documentId: string, textError: string): Promise<void> {
+  const error = `Auto-create did not run: the document's text could not be extracted (${textError}). ${RETRY_WITH_READABLE_COPY}`;
+  await db
+    .update(documents)
+    .set({
+      autoCreateStatus: 'failed',
+      autoCreateError: error.slice(0, MAX_ERROR),
+      autoCreateDoneAt: new Date(),
+    })
+    .where(and(eq(documents.id, documentId), eq(documents.autoCreateStatus, 'pending')));
 }
 
 /** Back to pending with the reason (no LLM provider yet): a later text run or a retry picks it up. */

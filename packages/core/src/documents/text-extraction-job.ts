@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { abandonAutoCreateWithoutText } from '../auto-create/auto-create-state.ts';
 import type { Db } from '../db/database.ts';
 import { documentPages, documents } from '../db/schema.ts';
 import { type BlobStore, readBlob } from '../storage/blob-store.ts';
@@ -55,10 +56,13 @@ export async function runTextExtraction(
 }
 
 async function markFailed(db: Db, documentId: string, message: string): Promise<void> {
-  await db
-    .update(documents)
-    .set({ state: 'ocr_failed', stateError: message.slice(0, 2000) })
-    .where(eq(documents.id, documentId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(documents)
+      .set({ state: 'ocr_failed', stateError: message.slice(0, 2000) })
+      .where(eq(documents.id, documentId));
+    await abandonAutoCreateWithoutText(tx, documentId, message.slice(0, 2000));
+  });
 }
 
 async function saveExtraction(db: Db, documentId: string, extraction: TextExtraction): Promise<boolean> {

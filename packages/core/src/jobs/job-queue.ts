@@ -1,4 +1,5 @@
 import { fromPglite, PgBoss } from 'pg-boss';
+import type { AutoCreateScheduler } from '../auto-create/auto-create-start.ts';
 import { wantsAutoCreate } from '../auto-create/auto-create-state.ts';
 import type { Database } from '../db/database.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
@@ -44,7 +45,12 @@ export interface JobQueueOptions {
  * The durable job queue (pg-boss) on the application database: embedded PGlite or the
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
-export class JobQueue implements TextExtractionScheduler {
+/** Queues an auto-create run of the document, unless one is queued or running (the queue is exclusive per document). */
+async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
+  await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
+}
+
+export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
   private readonly boss: PgBoss;
 
   private constructor(boss: PgBoss) {
@@ -83,14 +89,16 @@ export class JobQueue implements TextExtractionScheduler {
     // The run records its own failures; a retry only follows a crash or a database fault, and
     // each attempt starts by deleting what the one before it created.
     const autoCreateQueueOptions = { ...queueOptions, retryLimit: 2, retryDelay: 5 };
-    // A queue made by an earlier start keeps its old settings unless they are updated.
-    for (const [name, settings] of [
-      [TEXT_EXTRACTION_QUEUE, queueOptions],
-      [LLM_EXTRACTION_QUEUE, llmQueueOptions],
-      [AUTO_CREATE_QUEUE, autoCreateQueueOptions],
+    // A queue made by an earlier start keeps its old settings unless they are updated. The policy
+    // is fixed when the queue is made: `exclusive` with the document as singleton key lets one
+    // auto-create job per document be queued or running, however often the text job is retried.
+    for (const [name, settings, policy] of [
+      [TEXT_EXTRACTION_QUEUE, queueOptions, 'standard'],
+      [LLM_EXTRACTION_QUEUE, llmQueueOptions, 'standard'],
+      [AUTO_CREATE_QUEUE, autoCreateQueueOptions, 'exclusive'],
     ] as const) {
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
-      else await boss.createQueue(name, settings);
+      else await boss.createQueue(name, { ...settings, policy });
     }
     if (options.workers > 0) {
       const workOptions = {
@@ -105,9 +113,9 @@ export class JobQueue implements TextExtractionScheduler {
         const { documentId } = job.data;
         if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
           await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
-          // The singleton key keeps a retried text job from queueing a second run of the same document.
+          // A retried text job queues no second run of the same document (see sendAutoCreate).
           if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
-            await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
+            await sendAutoCreate(boss, documentId);
           }
         }
       });
@@ -129,6 +137,10 @@ export class JobQueue implements TextExtractionScheduler {
 
   async scheduleTextExtraction(documentId: string): Promise<void> {
     await this.boss.send(TEXT_EXTRACTION_QUEUE, { documentId });
+  }
+
+  async scheduleAutoCreate(documentId: string): Promise<void> {
+    await sendAutoCreate(this.boss, documentId);
   }
 
   /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */
