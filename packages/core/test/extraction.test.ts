@@ -180,6 +180,25 @@ describe('runExtraction', () => {
     assert.deepEqual(await listExtractionResults(database.db, orgId, doc.id), []);
   });
 
+  test('a run stopped while the model answers stores nothing and says it was stopped', async () => {
+    const doc = await documentWithText('invoice-stopped.txt', INVOICE);
+    const prompt = await invoicePrompt('openai:gpt-4.1-mini');
+    let release = () => {};
+    fake.setHandler(
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve({ text: JSON.stringify(ANSWER) });
+        }),
+    );
+    const stop = new AbortController();
+    const running = runExtraction(services, orgId, doc.id, prompt.promptRevid, { signal: stop.signal });
+    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    stop.abort();
+    await assert.rejects(running, (e: Error) => e.name === 'AbortError');
+    release();
+    assert.deepEqual(await listExtractionResults(database.db, orgId, doc.id), []);
+  });
+
   test('edits must satisfy the schema', async () => {
     const doc = await documentWithText('invoice-e.txt', INVOICE);
     const prompt = await invoicePrompt('openai:gpt-4.1-mini');

@@ -48,7 +48,7 @@ export async function runExtraction(
   orgId: string,
   documentId: string,
   promptRevid: string,
-  options: { force?: boolean } = {},
+  options: { force?: boolean; signal?: AbortSignal } = {},
 ): Promise<{ result: ExtractionResult; reused: boolean }> {
   const { db } = services;
   const prompt = await resolvePromptRevision(db, orgId, promptRevid);
@@ -65,9 +65,17 @@ export async function runExtraction(
   }
   const schema = await schemaOfPrompt(db, orgId, prompt);
   const messages: ModelMessage[] = [{ role: 'user', content: userMessage(prompt, document.name, pages.length, text) }];
-  const request = { orgId, model: prompt.model, operation: 'extraction', documentId };
+  const request = { orgId, operation: 'extraction', documentId };
 
-  const first = await callLlm(services.llm, request, (context) => ask(context, schema, messages));
+  // Stopped by the caller (an agent turn stopped, a time cap): the abort itself, not a provider failure.
+  const askModel = (model: string | null) =>
+    callLlm(services.llm, { ...request, model }, (context) => ask(context, schema, messages, options.signal)).catch(
+      (error: unknown) => {
+        options.signal?.throwIfAborted();
+        throw error;
+      },
+    );
+  const first = await askModel(prompt.model);
   let answer = first.value;
   if (!answer.valid) {
     messages.push(
@@ -77,8 +85,7 @@ export async function runExtraction(
         content: `That answer cannot be stored: ${describeProblems(answer.errors)}. Answer again with only the JSON object, satisfying the schema.`,
       },
     );
-    answer = (await callLlm(services.llm, { ...request, model: first.model.id }, (context) => ask(context, schema, messages)))
-      .value;
+    answer = (await askModel(first.model.id)).value;
   }
   if (!answer.valid) {
     throw new ExtractionAnswerError(
@@ -86,6 +93,7 @@ export async function runExtraction(
       answer.errors,
     );
   }
+  options.signal?.throwIfAborted();
   const result = await saveExtractionResult(db, orgId, documentId, prompt, first.model.id, answer.value);
   return { result, reused: false };
 }
@@ -106,7 +114,12 @@ type Answer =
   | { valid: false; errors: SchemaProblem[]; text: string };
 
 /** One model call: structured output from the schema (the provider's native mode where it has one), JSON otherwise. */
-async function ask(context: LlmCallContext, schema: ResponseFormat | undefined, messages: ModelMessage[]) {
+async function ask(
+  context: LlmCallContext,
+  schema: ResponseFormat | undefined,
+  messages: ModelMessage[],
+  abortSignal: AbortSignal | undefined,
+) {
   const output = schema
     ? Output.object({ schema: jsonSchema(schema.json_schema.schema), name: schema.json_schema.name })
     : Output.json({ name: 'answer' });
@@ -118,6 +131,7 @@ async function ask(context: LlmCallContext, schema: ResponseFormat | undefined, 
       output,
       maxRetries: context.maxRetries,
       timeout: context.timeoutMs,
+      abortSignal,
     });
     const check = checkValue(schema, result.output);
     const answer: Answer = check.valid

@@ -100,6 +100,7 @@ export const runExtractionTool = defineTool({
     const promptRevid = input.prompt_revid ?? context.workingState.promptRevid ?? DEFAULT_PROMPT_REVID;
     const { result, reused } = await runExtraction(context.services.extraction, context.access.orgId, documentId, promptRevid, {
       force: input.force ?? true,
+      signal: context.abortSignal,
     });
     rememberExtraction(context, result);
     return {
