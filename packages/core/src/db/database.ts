@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -9,6 +10,9 @@ import pg from 'pg';
 import { DomainError } from '../errors.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
+
+/** The extensions the migrations create; PGlite loads an extension's files only when asked to. */
+const PGLITE_EXTENSIONS = { pg_trgm };
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -46,7 +50,7 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process'): 
   if (target.kind === 'postgres') return openPostgres(target.url);
 
   if (target.kind === 'pglite-memory') {
-    const pglite = await PGlite.create();
+    const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     return {
       kind: 'pglite',
       pglite,
@@ -61,7 +65,7 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process'): 
   try {
     const dir = resolve(target.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    const pglite = await PGlite.create(dir);
+    const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
     return {
       kind: 'pglite',
       pglite,

@@ -177,6 +177,8 @@ export const documents = pgTable(
     index('documents_org_uploaded_idx').on(t.orgId, t.uploadedAt, t.id),
     index('documents_org_auto_create_idx').on(t.orgId, t.autoCreateStatus),
     index('documents_tags_idx').using('gin', t.tagIds),
+    // Name search is ILIKE '%text%': only a trigram index serves a pattern with a leading wildcard.
+    index('documents_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
