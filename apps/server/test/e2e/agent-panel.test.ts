@@ -145,6 +145,12 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   // The middle panel shows the PDF, page by page.
   await page.getByRole('img', { name: 'Page 1 of 1' }).waitFor();
   await assertFits(page, '1280×800');
+  // What pdf.js fetches for fonts a PDF names without embedding and for JBIG2/JPEG 2000 scans is served by the app.
+  for (const file of ['standard_fonts/LiberationSans-Regular.ttf', 'standard_fonts/FoxitSerif.pfb', 'wasm/openjpeg.wasm']) {
+    const response = await page.request.get(new URL(`/pdfjs/${file}`, page.url()).toString());
+    assert.equal(response.status(), 200, file);
+    assert.ok((await response.body()).length > 10_000, `${file} is the file, not the app's page`);
+  }
 
   const agent = page.getByRole('region', { name: 'Agent panel' });
   const log = agent.getByRole('log', { name: 'Conversation' });

@@ -3,20 +3,9 @@
  * The parsing is pure: text goes in as it arrives, whole frames come out.
  */
 
-/** A tool call as the agent reports it. */
-export interface ToolCallInfo {
-  id: string;
-  name: string;
-  arguments: unknown;
-}
+import type { AgentEvent, ToolCallInfo, TurnResult, TurnUsage } from '@docagent/agent/events';
 
-export interface TurnUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  reasoning_tokens: number;
-  cost_usd: number | null;
-}
+export type { ToolCallInfo, TurnResult, TurnUsage };
 
 /** The extraction the conversation works on: the prompt revision and its (possibly patched) values. */
 export interface WorkingExtraction {
@@ -24,43 +13,8 @@ export interface WorkingExtraction {
   values: unknown;
 }
 
-/** The body of a finished, paused or stopped turn. */
-export interface TurnResult {
-  turn_id?: string;
-  text: string;
-  thinking: string;
-  tool_calls?: ToolCallInfo[];
-  input_request?: { call_id: string; question: string };
-  working_state: Record<string, unknown> & { extraction?: WorkingExtraction };
-  stopped?: 'user' | 'max_steps';
-  usage?: TurnUsage;
-}
-
-/** The frames of a turn, as packages/agent's AgentEvent. */
-export type ChatFrame =
-  | { type: 'turn_started'; turn_id: string; thread_id: string | null; model: string; max_steps: number }
-  | { type: 'thinking_chunk'; chunk: string; round_index: number }
-  | { type: 'assistant_text_chunk'; chunk: string; round_index: number }
-  | { type: 'tool_calls'; round_index: number; tool_calls: ToolCallInfo[] }
-  | {
-      type: 'tool_result';
-      round_index: number;
-      call_id: string;
-      name: string;
-      success: boolean;
-      result?: unknown;
-      error?: string;
-      preview: string;
-    }
-  | { type: 'round_executed'; round_index: number; thinking: string; tool_calls: ToolCallInfo[] }
-  | { type: 'pending_tool_calls'; turn_id: string; tool_calls: ToolCallInfo[] }
-  | { type: 'input_request'; turn_id: string; call_id: string; question: string }
-  | { type: 'thinking_done'; thinking: string; round_index: number }
-  | { type: 'assistant_text_done'; full_text: string; round_index: number }
-  | ({ type: 'usage' } & TurnUsage)
-  | { type: 'stopped'; reason: 'user' | 'max_steps' }
-  | { type: 'done'; result: TurnResult }
-  | { type: 'error'; error: string };
+/** The frames of a turn: the engine's events, as the server sends them. */
+export type ChatFrame = AgentEvent;
 
 /** One event of the stream: its `id:` (null when it had none) and its `data:` lines joined. */
 export interface SseEvent {

@@ -11,7 +11,7 @@ import {
 import type { ChatFrame, FrameHandler, ToolCallInfo, WorkingExtraction } from '../api/chatStream';
 import { errorMessage } from '../api/client';
 import { abandonPending, applyFrame, type ChatItem, endThinking, newKey } from './chatItems';
-import { extractionOfToolResult } from './extraction';
+import { extractionOfToolResult, extractionOfWorkingState } from './extraction';
 
 export type TurnPhase = 'idle' | 'running' | 'paused';
 
@@ -117,10 +117,12 @@ export function useChatTurns(orgId: string, documentId: string) {
           case 'stopped':
             stopped = true;
             break;
-          case 'done':
+          case 'done': {
             ended = true;
-            if (frame.result.working_state?.extraction) setExtraction(frame.result.working_state.extraction);
+            const next = extractionOfWorkingState(frame.result.working_state);
+            if (next) setExtraction(next);
             break;
+          }
           case 'error':
             ended = true;
             break;

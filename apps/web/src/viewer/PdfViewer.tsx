@@ -8,6 +8,15 @@ import { ToolbarButton, ViewerToolbar, type Zoom, ZoomControls } from './ViewerT
 // Vite bundles the worker as its own asset and gives its URL here.
 pdfjs.GlobalWorkerOptions.workerSrc = new URL('pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).toString();
 
+/** Where the build put pdf.js's data (vite.config.ts): fonts PDFs name but do not embed, CMaps, image decoders. */
+const pdfjsData = (folder: string) => `${import.meta.env.BASE_URL}pdfjs/${folder}/`;
+const PDFJS_DATA = {
+  standardFontDataUrl: pdfjsData('standard_fonts'),
+  cMapUrl: pdfjsData('cmaps'),
+  wasmUrl: pdfjsData('wasm'),
+  iccUrl: pdfjsData('iccs'),
+};
+
 /** Room kept around the page inside the scrolling area, in CSS pixels. */
 const PAGE_MARGIN = 32;
 
@@ -66,7 +75,7 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
     let cancelled = false;
     setPdf(null);
     setLoadError(null);
-    const task = pdfjs.getDocument({ url, withCredentials: true });
+    const task = pdfjs.getDocument({ url, withCredentials: true, ...PDFJS_DATA });
     task.promise.then(
       (loaded) => {
         if (!cancelled) {
