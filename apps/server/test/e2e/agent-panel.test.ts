@@ -145,6 +145,11 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   // The middle panel shows the PDF, page by page.
   await page.getByRole('img', { name: 'Page 1 of 1' }).waitFor();
   await assertFits(page, '1280×800');
+  // The page's text lies over the canvas: it can be selected (and copied, and found by the browser's search).
+  const invoiceNumber = page.locator('.textLayer span', { hasText: 'INV-2026-0042' });
+  await invoiceNumber.waitFor();
+  await invoiceNumber.click({ clickCount: 3 });
+  assert.match(await page.evaluate(() => window.getSelection()?.toString() ?? ''), /Invoice number: INV-2026-0042/);
   // What pdf.js fetches for fonts a PDF names without embedding and for JBIG2/JPEG 2000 scans is served by the app.
   for (const file of ['standard_fonts/LiberationSans-Regular.ttf', 'standard_fonts/FoxitSerif.pfb', 'wasm/openjpeg.wasm']) {
     const response = await page.request.get(new URL(`/pdfjs/${file}`, page.url()).toString());

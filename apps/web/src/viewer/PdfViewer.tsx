@@ -1,5 +1,7 @@
 import * as pdfjs from 'pdfjs-dist';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+// The text layer's rules (transparent, positioned text over the canvas, selectable).
+import 'pdfjs-dist/web/pdf_viewer.css';
+import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { useElementWidth } from './useElementWidth';
@@ -55,7 +57,22 @@ function PageInput({ page, pageCount, onPage }: { page: number; pageCount: numbe
   );
 }
 
-/** A PDF, one page at a time on a canvas, with page navigation and zoom. */
+/** The variables pdf.js's text layer sizes itself and its text by (set by its own viewer on each page). */
+function pageScaleVariables(scale: number | null): CSSProperties {
+  const factor = scale ?? 1;
+  return {
+    '--scale-factor': factor,
+    '--user-unit': 1,
+    '--total-scale-factor': factor,
+    '--scale-round-x': '1px',
+    '--scale-round-y': '1px',
+  } as CSSProperties;
+}
+
+/**
+ * A PDF, one page at a time on a canvas, with page navigation and zoom. The page's text lies over
+ * the canvas, transparent, so that it can be selected, copied and found with the browser's search.
+ */
 export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarStart?: ReactNode }) {
   const [pdf, setPdf] = useState<pdfjs.PDFDocumentProxy | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -68,6 +85,7 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
   const [rendering, setRendering] = useState(true);
   const scrollRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const textLayerRef = useRef<HTMLDivElement>(null);
   const areaWidth = useElementWidth(scrollRef);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt (Retry) loads the file again.
@@ -95,9 +113,11 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
 
   useEffect(() => {
     const canvas = canvasRef.current;
-    if (!pdf || !canvas || areaWidth === 0) return;
+    const textContainer = textLayerRef.current;
+    if (!pdf || !canvas || !textContainer || areaWidth === 0) return;
     let cancelled = false;
     let renderTask: pdfjs.RenderTask | null = null;
+    let textLayer: pdfjs.TextLayer | null = null;
     setRenderError(null);
     setRendering(true);
     pdf
@@ -126,6 +146,11 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
         canvas.style.width = `${Math.floor(viewport.width)}px`;
         canvas.style.height = `${Math.floor(viewport.height)}px`;
         canvas.getContext('2d')?.drawImage(drawn, 0, 0);
+        // The text is invisible, so laying it out in place cannot flash.
+        textContainer.replaceChildren();
+        textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textContainer, viewport });
+        await textLayer.render();
+        if (cancelled) return;
         setRendering(false);
       })
       .catch((error: unknown) => {
@@ -136,6 +161,7 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
     return () => {
       cancelled = true;
       renderTask?.cancel();
+      textLayer?.cancel();
     };
   }, [pdf, pageNumber, zoom, areaWidth]);
 
@@ -177,13 +203,16 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
           </div>
         )}
         <div className="flex min-w-min justify-center p-4" hidden={!pdf || renderError !== null}>
-          <canvas
-            ref={canvasRef}
-            role="img"
-            aria-label={`Page ${pageNumber} of ${pageCount}`}
-            aria-busy={rendering}
-            className="block bg-white shadow-md ring-1 ring-slate-200"
-          />
+          <div className="relative" style={pageScaleVariables(scale)}>
+            <canvas
+              ref={canvasRef}
+              role="img"
+              aria-label={`Page ${pageNumber} of ${pageCount}`}
+              aria-busy={rendering}
+              className="block bg-white shadow-md ring-1 ring-slate-200"
+            />
+            <div ref={textLayerRef} className="textLayer" />
+          </div>
         </div>
       </div>
     </div>
