@@ -1,8 +1,24 @@
+import { after, before, beforeEach } from 'node:test';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
-import type { FakeLlmServer, FakeProtocol } from '../src/index.ts';
+import { type FakeLlmServer, type FakeProtocol, startFakeLlm } from '../src/index.ts';
+
+/** One fake server for the whole test file, handed to `use` once started and cleared before each test. */
+export function fakeServerPerFile(use: (server: FakeLlmServer) => void): void {
+  let server: FakeLlmServer | undefined;
+  before(async () => {
+    server = await startFakeLlm();
+    use(server);
+  });
+  after(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server?.reset();
+  });
+}
 
 export interface ProtocolCase {
   protocol: FakeProtocol;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { streamText, tool } from 'ai';
 import { z } from 'zod';
-import { type FakeLlmServer, type FakePace, startFakeLlm } from '../src/index.ts';
-import { collect, protocolCases } from './helpers.ts';
+import type { FakeLlmServer, FakePace } from '../src/index.ts';
+import { collect, fakeServerPerFile, protocolCases } from './helpers.ts';
 
 // Fast enough for a test run; what is checked is the shape of the stream, never its timing.
 const PACE: FakePace = { firstTokenMs: 1, tokensPerSecond: 2000 };
@@ -11,15 +11,8 @@ const TEXT = 'Paced answers come one word at a time.';
 const WORDS = ['Paced', ' answers', ' come', ' one', ' word', ' at', ' a', ' time.'];
 
 let server: FakeLlmServer;
-
-before(async () => {
-  server = await startFakeLlm();
-});
-after(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
+fakeServerPerFile((started) => {
+  server = started;
 });
 
 const lookupTool = tool({ description: 'Look a word up', inputSchema: z.object({ word: z.string() }) });

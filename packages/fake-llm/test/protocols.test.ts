@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { APICallError, generateText, InvalidToolInputError, type JSONSchema7, jsonSchema, Output, streamText, tool } from 'ai';
-import { demoHandler, type FakeLlmServer, startFakeLlm } from '../src/index.ts';
-import { collect, protocolCases } from './helpers.ts';
+import { demoHandler, type FakeLlmServer } from '../src/index.ts';
+import { collect, fakeServerPerFile, protocolCases } from './helpers.ts';
 
 const LONG_TEXT =
   'The quick brown fox jumps over the lazy dog — café, 日本語, emoji 🦊🐶, "quotes" and \\ backslashes.\nSecond line.';
@@ -63,15 +63,8 @@ interface Answer {
 }
 
 let server: FakeLlmServer;
-
-before(async () => {
-  server = await startFakeLlm();
-});
-after(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
+fakeServerPerFile((started) => {
+  server = started;
 });
 
 for (const c of protocolCases) {

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '../src/index.ts';
+import { describe, test } from 'node:test';
+import type { FakeLlmServer, RecordedRequest } from '../src/index.ts';
+import { fakeServerPerFile } from './helpers.ts';
 
 let server: FakeLlmServer;
-
-before(async () => {
-  server = await startFakeLlm();
-});
-after(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
+fakeServerPerFile((started) => {
+  server = started;
 });
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
