@@ -35,10 +35,7 @@ function useReviewed(orgId: string, documentId: string) {
         ['orgs', orgId, 'schemas'],
         ['orgs', orgId, 'extraction', documentId],
         ['orgs', orgId, 'chat', documentId, 'threads'],
-      ].map((queryKey) =>
-        // A revision never changes, and a rejected one is gone: reading it again would only fail.
-        queryClient.invalidateQueries({ queryKey, predicate: (query) => !String(query.queryKey[3]).startsWith('revision') }),
-      ),
+      ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }
 

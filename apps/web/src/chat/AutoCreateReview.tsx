@@ -1,29 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useAutoCreateDecisionMutation, useRefineAutoCreateMutation } from '../api/autoCreate';
-import { getJson } from '../api/client';
 import { isAutoCreatePending } from '../api/documents';
 import { useExtractionResultsQuery } from '../api/extraction';
-import type { Prompt } from '../api/prompts';
-import { orgApiPath } from '../api/queries';
-import type { Schema } from '../api/schemas';
+import { usePromptRevisionQuery, useSchemaRevisionQuery } from '../api/revisions';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { AutoCreateLogView } from './AutoCreateLogView';
 import { ExtractionValues } from './ExtractionSection';
 import { ResourceLink } from './ResourceLink';
-
-/** A schema or prompt revision, for its name; a revision never changes, so it is read once. */
-function useRevision<T>(orgId: string, kind: 'schemas' | 'prompts', revid: string | undefined) {
-  return useQuery({
-    queryKey: ['orgs', orgId, kind, 'revision-body', revid],
-    queryFn: () => getJson<T>(`${orgApiPath(orgId)}/${kind}/${encodeURIComponent(revid ?? '')}`),
-    enabled: revid !== undefined,
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-}
 
 /** The named link the chat would write, [name](schema:<revid>), falling back to a generic word while the name loads. */
 function RevisionLink({ orgId, kind, revid, name }: { orgId: string; kind: 'schema' | 'prompt'; revid: string; name?: string }) {
@@ -46,8 +31,8 @@ interface ProposalProps {
 function Proposal({ orgId, document, disabled, onRefine }: ProposalProps) {
   const schemaRevid = document.auto_create_schema_revid;
   const promptRevid = document.auto_create_prompt_revid;
-  const schema = useRevision<Schema>(orgId, 'schemas', schemaRevid);
-  const prompt = useRevision<Prompt>(orgId, 'prompts', promptRevid);
+  const schema = useSchemaRevisionQuery(orgId, schemaRevid);
+  const prompt = usePromptRevisionQuery(orgId, promptRevid);
   const results = useExtractionResultsQuery(orgId, document.id, false);
   const decide = useAutoCreateDecisionMutation(orgId, document.id);
   const refine = useRefineAutoCreateMutation(orgId, document.id);

@@ -1,48 +1,35 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { getJson } from '../api/client';
-import type { Prompt } from '../api/prompts';
-import { orgApiPath } from '../api/queries';
-import type { Schema } from '../api/schemas';
+import { usePromptRevisionQuery, useSchemaRevisionQuery } from '../api/revisions';
 import { documentPagePath, orgPath, promptPagePath, schemaPagePath, versionPath } from '../layout/orgPaths';
 import { parseResourceHref, type ResourceRef } from './resourceLinks';
 
 const linkClass = 'font-medium text-sky-700 underline underline-offset-2 hover:text-sky-900';
 
-/** A revision never changes: once looked up, it is kept. */
-function useRevisionPath(orgId: string, ref: ResourceRef | null): string | null {
-  const revision = ref !== null && (ref.kind === 'schema' || ref.kind === 'prompt');
-  const query = useQuery({
-    queryKey: ['orgs', orgId, ref?.kind === 'schema' ? 'schemas' : 'prompts', 'revision', ref?.id],
-    queryFn: async () => {
-      if (ref?.kind === 'schema') {
-        const schema = await getJson<Schema>(`${orgApiPath(orgId)}/schemas/${encodeURIComponent(ref.id)}`);
-        return versionPath(schemaPagePath(orgId, schema.schema_id), schema.schema_version);
-      }
-      const prompt = await getJson<Prompt>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(ref?.id ?? '')}`);
-      return versionPath(promptPagePath(orgId, prompt.prompt_id), prompt.prompt_version);
-    },
-    enabled: revision,
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
+/** Where a resource link leads: a revision's page (looked up once), the tags list, a document. */
+function useResourcePath(orgId: string, ref: ResourceRef | null): string | null {
+  const schema = useSchemaRevisionQuery(orgId, ref?.kind === 'schema' ? ref.id : undefined);
+  const prompt = usePromptRevisionQuery(orgId, ref?.kind === 'prompt' ? ref.id : undefined);
   if (ref === null) return null;
   switch (ref.kind) {
     case 'tag':
       return orgPath(orgId, 'tags');
     case 'document':
       return documentPagePath(orgId, ref.id);
-    default:
+    case 'schema':
       // A revision not found (deleted, or not a revid after all) opens the list.
-      return query.data ?? (query.isError ? orgPath(orgId, ref.kind === 'schema' ? 'schemas' : 'prompts') : null);
+      if (schema.data) return versionPath(schemaPagePath(orgId, schema.data.schema_id), schema.data.schema_version);
+      return schema.isError ? orgPath(orgId, 'schemas') : null;
+    default:
+      if (prompt.data) return versionPath(promptPagePath(orgId, prompt.data.prompt_id), prompt.data.prompt_version);
+      return prompt.isError ? orgPath(orgId, 'prompts') : null;
   }
 }
 
 /** A link in the agent's answer: the org's schema, prompt, tag or document in the app; any other opens in a new tab. */
 export function ResourceLink({ orgId, href, children }: { orgId: string; href: string; children: ReactNode }) {
   const ref = parseResourceHref(href);
-  const path = useRevisionPath(orgId, ref);
+  const path = useResourcePath(orgId, ref);
   if (ref !== null) {
     if (path === null) return <span className="font-medium text-slate-700">{children}</span>;
     return (
