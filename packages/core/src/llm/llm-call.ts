@@ -43,8 +43,9 @@ export async function callLlm<T>(
   request: LlmCallRequest,
   run: (context: LlmCallContext) => Promise<LlmCallOutcome<T>>,
 ): Promise<LlmCallResult<T>> {
-  await assertWithinUsageLimit(registry.db, request.orgId);
-  const { ref, model } = await registry.resolve(request.orgId, request.model);
+  const models = await registry.snapshot(request.orgId);
+  await assertWithinUsageLimit(registry.db, request.orgId, models.settings);
+  const { ref, model } = registry.resolveIn(models, request.model);
   const record = (usage: LanguageModelUsage | undefined) =>
     recordUsage(registry.db, {
       orgId: request.orgId,

@@ -177,7 +177,12 @@ export class ModelRegistry {
    * the requested one is not among them.
    */
   async resolve(orgId: string, requested?: string | null): Promise<ResolvedModel> {
-    const { providers, settings, enabled, defaultModel } = await this.snapshot(orgId);
+    return this.resolveIn(await this.snapshot(orgId), requested);
+  }
+
+  /** As resolve, from choices already read (a call that also needs the settings reads them once). */
+  resolveIn(models: OrgModels, requested?: string | null): ResolvedModel {
+    const { providers, settings, enabled, defaultModel } = models;
     if (providers.length === 0) throw new DomainError('unavailable', NO_PROVIDER);
     const id = requested ? parseModelId(requested).id : defaultModel;
     if (id === undefined) {

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { usageLedger } from '../db/schema.ts';
 import { usageLimitReached } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { getOrgLlmSettings } from './llm-settings.ts';
+import { getOrgLlmSettings, type OrgLlmSettings } from './llm-settings.ts';
 import { MODEL_PRICES, PROVIDERS } from './model-catalog.ts';
 import type { ModelRef } from './model-ids.ts';
 
@@ -55,9 +55,16 @@ export async function spentThisMonth(db: Db, orgId: string, now = new Date()): P
   return row?.total ?? 0;
 }
 
-/** Refuses a call before it is made once the organization's monthly limit is spent. */
-export async function assertWithinUsageLimit(db: Db, orgId: string): Promise<void> {
-  const { monthlyLimitUsd } = await getOrgLlmSettings(db, orgId);
+/**
+ * Refuses a call before it is made once the organization's monthly limit is spent. The limit is
+ * read from the organization's settings unless the caller has them already.
+ */
+export async function assertWithinUsageLimit(
+  db: Db,
+  orgId: string,
+  settings?: Pick<OrgLlmSettings, 'monthlyLimitUsd'>,
+): Promise<void> {
+  const { monthlyLimitUsd } = settings ?? (await getOrgLlmSettings(db, orgId));
   if (monthlyLimitUsd == null) return;
   const spent = await spentThisMonth(db, orgId);
   if (spent >= monthlyLimitUsd) {
