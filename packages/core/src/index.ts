@@ -20,6 +20,7 @@ export * from './identity/api-tokens.ts';
 export * from './identity/bootstrap.ts';
 export * from './identity/login.ts';
 export * from './identity/organizations.ts';
+export * from './identity/preferences.ts';
 export { generatePassword } from './identity/secrets.ts';
 export * from './identity/sessions.ts';
 export * from './identity/users.ts';

@@ -1,4 +1,13 @@
-import { type Account, authenticateApiToken, changePassword, describeAccount, MIN_PASSWORD_LENGTH } from '@docagent/core';
+import {
+  type Account,
+  authenticateApiToken,
+  changePassword,
+  describeAccount,
+  listPreferences,
+  MIN_PASSWORD_LENGTH,
+  PREFERENCE_LIMITS,
+  setPreference,
+} from '@docagent/core';
 import { z } from 'zod';
 import { principalOf, userIdOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
@@ -25,7 +34,45 @@ const ChangePasswordBodySchema = z.strictObject({
   new_password: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
 });
 
+const PreferencesBodySchema = z.object({ preferences: z.record(z.string(), z.unknown()) });
+const PreferenceParamsSchema = z.object({ key: z.string().min(1).max(64) });
+const PreferenceBodySchema = z.strictObject({
+  value: z
+    .unknown()
+    .refine((value) => value !== undefined, 'value is required (any JSON value, null included)')
+    .describe(`Any JSON value, at most ${PREFERENCE_LIMITS.valueBytes} bytes`),
+});
+
 export function accountRoutes(app: ZodApp, { db }: RouteDeps): void {
+  app.get(
+    '/v0/account/preferences',
+    {
+      schema: {
+        summary: 'What the web app remembers for the signed-in user (panel layout, chat settings), by key',
+        tags: ['account'],
+        response: { 200: PreferencesBodySchema },
+      },
+    },
+    async (request) => ({ preferences: await listPreferences(db, userIdOf(request)) }),
+  );
+
+  app.put(
+    '/v0/account/preferences/:key',
+    {
+      schema: {
+        summary: `Set one preference of the signed-in user (at most ${PREFERENCE_LIMITS.keys} keys)`,
+        tags: ['account'],
+        params: PreferenceParamsSchema,
+        body: PreferenceBodySchema,
+        response: { 204: z.null(), 400: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await setPreference(db, userIdOf(request), request.params.key, request.body.value);
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     '/v0/account/me',
     { schema: { summary: 'The signed-in user and their organizations', tags: ['account'], response: { 200: AccountSchema } } },

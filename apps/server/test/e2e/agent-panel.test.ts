@@ -149,7 +149,7 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   const invoiceNumber = page.locator('.textLayer span', { hasText: 'INV-2026-0042' });
   await invoiceNumber.waitFor();
   await invoiceNumber.click({ clickCount: 3 });
-  assert.match(await page.evaluate(() => window.getSelection()?.toString() ?? ''), /Invoice number: INV-2026-0042/);
+  assert.match(String(await page.evaluate('String(window.getSelection())')), /Invoice number: INV-2026-0042/);
   // What pdf.js fetches for fonts a PDF names without embedding and for JBIG2/JPEG 2000 scans is served by the app.
   for (const file of ['standard_fonts/LiberationSans-Regular.ttf', 'standard_fonts/FoxitSerif.pfb', 'wasm/openjpeg.wasm']) {
     const response = await page.request.get(new URL(`/pdfjs/${file}`, page.url()).toString());
@@ -296,8 +296,14 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   await picker.selectOption({ label: (await first.textContent()) ?? '' });
   await log.getByText('Extraction is set up:').waitFor();
 
-  // The layout is remembered: a collapsed side panel stays collapsed after a reload.
+  // The layout is remembered for the person, not only by this browser: a collapsed side panel stays
+  // collapsed after a reload with the browser's storage cleared.
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith('/v0/account/preferences/document-panels') && response.request().method() === 'PUT',
+  );
   await page.getByRole('button', { name: 'Collapse side panel' }).click();
+  assert.equal((await saved).status(), 204);
+  await page.evaluate('window.localStorage.clear()');
   await page.reload();
   await page.getByRole('button', { name: 'Expand side panel' }).click();
   await page.getByRole('region', { name: 'Side panel' }).getByText(PROMPT_NAME).first().waitFor();

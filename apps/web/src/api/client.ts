@@ -137,6 +137,10 @@ export async function postNoContent(path: string, options: RequestOptions = {}):
   await send('POST', path, options);
 }
 
+export async function putNoContent(path: string, options: RequestOptions = {}): Promise<void> {
+  await send('PUT', path, options);
+}
+
 /**
  * POSTs JSON and returns the response whose body is a stream of Server-Sent Events. An error
  * found before the stream started is an ordinary JSON error, thrown as ApiError.

@@ -1,5 +1,5 @@
-import { useCallback, useState } from 'react';
-import { useSession } from '../auth/session';
+import { useCallback } from 'react';
+import { usePreference } from '../api/preferences';
 
 export type ApprovalMode = 'ask' | 'all' | 'tools';
 
@@ -20,64 +20,40 @@ const defaults: ChatSettings = { approvalMode: 'ask', autoApprovedTools: [], mod
 export const clampSteps = (value: number) =>
   Number.isFinite(value) ? Math.min(MAX_STEPS_LIMIT, Math.max(1, Math.round(value))) : DEFAULT_MAX_STEPS;
 
-function read(key: string): ChatSettings {
-  try {
-    const stored = JSON.parse(window.localStorage.getItem(key) ?? 'null') as Partial<ChatSettings> | null;
-    if (!stored || typeof stored !== 'object') return defaults;
-    return {
-      approvalMode: stored.approvalMode === 'all' || stored.approvalMode === 'tools' ? stored.approvalMode : 'ask',
-      autoApprovedTools: Array.isArray(stored.autoApprovedTools)
-        ? stored.autoApprovedTools.filter((tool) => typeof tool === 'string')
-        : [],
-      model: typeof stored.model === 'string' ? stored.model : null,
-      maxSteps: typeof stored.maxSteps === 'number' ? clampSteps(stored.maxSteps) : DEFAULT_MAX_STEPS,
-    };
-  } catch {
-    return defaults;
-  }
+/** Whatever is stored, as settings: the defaults stand in for what is missing or wrong. */
+function parseChatSettings(stored: unknown): ChatSettings {
+  if (typeof stored !== 'object' || stored === null) return defaults;
+  const settings = stored as Partial<Record<keyof ChatSettings, unknown>>;
+  return {
+    approvalMode: settings.approvalMode === 'all' || settings.approvalMode === 'tools' ? settings.approvalMode : 'ask',
+    autoApprovedTools: Array.isArray(settings.autoApprovedTools)
+      ? settings.autoApprovedTools.filter((tool): tool is string => typeof tool === 'string')
+      : [],
+    model: typeof settings.model === 'string' ? settings.model : null,
+    maxSteps: typeof settings.maxSteps === 'number' ? clampSteps(settings.maxSteps) : DEFAULT_MAX_STEPS,
+  };
 }
 
-/** The agent panel's settings, remembered per user in this browser. */
+/** The agent panel's settings, remembered per user (on the server and in this browser). */
 export function useChatSettings() {
-  const { user } = useSession();
-  const key = `docagent.chat-settings.${user.id}`;
-  const [settings, setSettings] = useState<ChatSettings>(() => read(key));
+  const [settings, updateSettings] = usePreference('chat-settings', 'docagent.chat-settings.', parseChatSettings);
 
   const update = useCallback(
-    (change: Partial<ChatSettings>) => {
-      setSettings((current) => {
-        const next = { ...current, ...change };
-        try {
-          window.localStorage.setItem(key, JSON.stringify(next));
-        } catch {
-          // Storage full or disabled: the settings hold for this page only.
-        }
-        return next;
-      });
-    },
-    [key],
+    (change: Partial<ChatSettings>) => updateSettings((current) => ({ ...current, ...change })),
+    [updateSettings],
   );
 
   /** Approves the tool from now on: the per-tool list gains it (and is used, unless everything is approved already). */
   const alwaysApprove = useCallback(
-    (tool: string) => {
-      setSettings((current) => {
-        const next: ChatSettings = {
-          ...current,
-          approvalMode: current.approvalMode === 'all' ? 'all' : 'tools',
-          autoApprovedTools: current.autoApprovedTools.includes(tool)
-            ? current.autoApprovedTools
-            : [...current.autoApprovedTools, tool],
-        };
-        try {
-          window.localStorage.setItem(key, JSON.stringify(next));
-        } catch {
-          // As above.
-        }
-        return next;
-      });
-    },
-    [key],
+    (tool: string) =>
+      updateSettings((current) => ({
+        ...current,
+        approvalMode: current.approvalMode === 'all' ? 'all' : 'tools',
+        autoApprovedTools: current.autoApprovedTools.includes(tool)
+          ? current.autoApprovedTools
+          : [...current.autoApprovedTools, tool],
+      })),
+    [updateSettings],
   );
 
   return { settings, update, alwaysApprove };

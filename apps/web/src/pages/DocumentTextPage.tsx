@@ -4,7 +4,6 @@ import { ApiError } from '../api/client';
 import { useDocumentQuery } from '../api/documents';
 import { useModelOfferQuery } from '../api/models';
 import type { DocumentSummary } from '../api/types';
-import { useSession } from '../auth/session';
 import { ChatPanel } from '../chat/ChatPanel';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -84,8 +83,7 @@ const leftTabs: { id: LeftTab; label: string }[] = [{ id: 'extraction', label: '
  * right. Their sizes, which are open and the middle's view are remembered per user.
  */
 function DocumentPanels({ orgId, document }: { orgId: string; document: DocumentSummary }) {
-  const session = useSession();
-  const [prefs, updatePrefs] = usePanelPrefs(session.user.id);
+  const [prefs, updatePrefs] = usePanelPrefs();
   const [leftTab, setLeftTab] = useState<LeftTab>('extraction');
   const baseId = useId();
 

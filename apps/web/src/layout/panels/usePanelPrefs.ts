@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
+import { usePreference } from '../../api/preferences';
 
-/** How the document page's panels are laid out; remembered per user in this browser. */
+/** How the document page's panels are laid out; remembered per user. */
 export interface PanelPrefs {
   leftWidth: number;
   rightWidth: number;
@@ -17,48 +18,26 @@ export const defaultPanelPrefs: PanelPrefs = {
   centerView: 'document',
 };
 
-const STORAGE_PREFIX = 'docagent:document-panels:v1:';
-
-function storageKey(userId: string): string {
-  return `${STORAGE_PREFIX}${userId}`;
+/** Whatever is stored, as a layout: the defaults stand in for what is missing or wrong. */
+function parsePanelPrefs(stored: unknown): PanelPrefs {
+  if (typeof stored !== 'object' || stored === null) return defaultPanelPrefs;
+  const prefs = stored as Partial<Record<keyof PanelPrefs, unknown>>;
+  const width = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+  return {
+    leftWidth: width(prefs.leftWidth, defaultPanelPrefs.leftWidth),
+    rightWidth: width(prefs.rightWidth, defaultPanelPrefs.rightWidth),
+    leftOpen: typeof prefs.leftOpen === 'boolean' ? prefs.leftOpen : defaultPanelPrefs.leftOpen,
+    rightOpen: typeof prefs.rightOpen === 'boolean' ? prefs.rightOpen : defaultPanelPrefs.rightOpen,
+    centerView: prefs.centerView === 'text' ? 'text' : defaultPanelPrefs.centerView,
+  };
 }
 
-function readPrefs(userId: string): PanelPrefs {
-  try {
-    const raw = window.localStorage.getItem(storageKey(userId));
-    if (raw === null) return defaultPanelPrefs;
-    const stored = JSON.parse(raw) as Partial<Record<keyof PanelPrefs, unknown>>;
-    return {
-      leftWidth:
-        typeof stored.leftWidth === 'number' && Number.isFinite(stored.leftWidth)
-          ? stored.leftWidth
-          : defaultPanelPrefs.leftWidth,
-      rightWidth:
-        typeof stored.rightWidth === 'number' && Number.isFinite(stored.rightWidth)
-          ? stored.rightWidth
-          : defaultPanelPrefs.rightWidth,
-      leftOpen: typeof stored.leftOpen === 'boolean' ? stored.leftOpen : defaultPanelPrefs.leftOpen,
-      rightOpen: typeof stored.rightOpen === 'boolean' ? stored.rightOpen : defaultPanelPrefs.rightOpen,
-      centerView: stored.centerView === 'text' ? 'text' : defaultPanelPrefs.centerView,
-    };
-  } catch {
-    // Storage may be unavailable (private mode) or hold something unreadable: start from the defaults.
-    return defaultPanelPrefs;
-  }
-}
-
-/** The panel layout of the signed-in user, persisted to localStorage under their id. */
-export function usePanelPrefs(userId: string): [PanelPrefs, (change: Partial<PanelPrefs>) => void] {
-  const [prefs, setPrefs] = useState<PanelPrefs>(() => readPrefs(userId));
-
-  useEffect(() => {
-    try {
-      window.localStorage.setItem(storageKey(userId), JSON.stringify(prefs));
-    } catch {
-      // Not remembering the layout is no reason to fail the page.
-    }
-  }, [userId, prefs]);
-
-  const update = useCallback((change: Partial<PanelPrefs>) => setPrefs((current) => ({ ...current, ...change })), []);
+/** The panel layout of the signed-in user, on the server and in this browser. */
+export function usePanelPrefs(): [PanelPrefs, (change: Partial<PanelPrefs>) => void] {
+  const [prefs, updatePrefs] = usePreference('document-panels', 'docagent:document-panels:v1:', parsePanelPrefs);
+  const update = useCallback(
+    (change: Partial<PanelPrefs>) => updatePrefs((current) => ({ ...current, ...change })),
+    [updatePrefs],
+  );
   return [prefs, update];
 }
