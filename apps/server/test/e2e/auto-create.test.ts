@@ -172,6 +172,8 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   const sidePanel = page.getByRole('region', { name: 'Side panel' });
   await sidePanel.getByText(PROMPT_NAME).first().waitFor();
   await sidePanel.locator(`input[value="${INVOICE_VALUES.invoice_number}"]`).first().waitFor();
+  const proposalCard = sidePanel.getByRole('region', { name: new RegExp(`^${PROMPT_NAME}`) });
+  await proposalCard.getByText('auto-created, pending review').waitFor();
   await page.screenshot({ path: join(ARTIFACTS, `auto-create-proposal-${testDatabaseKind()}.png`) });
 
   // The headless run's log, read-only: its instruction and its calls, nothing to approve.
@@ -222,6 +224,7 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   await banner.getByRole('button', { name: 'Accept' }).click();
   await agent.getByText('Auto-create proposal accepted').waitFor();
   await banner.waitFor({ state: 'detached' });
+  await proposalCard.getByText('auto-created, pending review').waitFor({ state: 'detached' });
   const accepted = await api<Doc>(page, 'GET', `${documentPath}?include_content=false`);
   assert.equal(accepted.auto_create_status, 'accepted');
   const { prompts } = await api<{ prompts: { name: string; auto_create_pending_review: boolean }[] }>(

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getJson, postJson, putJson } from './client';
-import type { Prompt, PromptList } from './prompts';
+import type { ListedPrompt, PromptList } from './prompts';
 import { orgApiPath } from './queries';
 
 /** One prompt's stored answer for a document, with a person's corrections. */
@@ -65,7 +65,7 @@ export function useDocumentPromptsQuery(orgId: string, documentId: string) {
     queryKey: [...extractionQueryKey(orgId, documentId), 'prompts'],
     queryFn: () =>
       getJson<PromptList>(`${orgApiPath(orgId)}/prompts?${new URLSearchParams({ document_id: documentId, limit: '100' })}`),
-    select: ({ prompts }): Prompt[] => prompts,
+    select: ({ prompts }): ListedPrompt[] => prompts,
   });
 }
 

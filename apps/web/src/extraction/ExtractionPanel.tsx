@@ -7,7 +7,7 @@ import {
   useRefreshExtraction,
 } from '../api/extraction';
 import { useModelOfferQuery } from '../api/models';
-import type { Prompt } from '../api/prompts';
+import type { ListedPrompt } from '../api/prompts';
 import type { DocumentSummary } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
@@ -21,6 +21,8 @@ interface Entry {
   promptRevid: string;
   promptVersion: number;
   result: ExtractionResult | undefined;
+  /** An auto-create proposal's prompt that nobody accepted yet. */
+  pendingReview: boolean;
 }
 
 /**
@@ -28,10 +30,10 @@ interface Entry {
  * results (the default prompt's first), those without a result after them, oldest first; then
  * results of prompts that no longer run on the document.
  */
-function entriesOf(prompts: Prompt[], results: ExtractionResult[]): Entry[] {
+function entriesOf(prompts: ListedPrompt[], results: ExtractionResult[], proposedPromptRevid: string | undefined): Entry[] {
   const byPrompt = new Map(results.map((result) => [result.prompt_id, result]));
   const rank = new Map(results.map((result, index) => [result.prompt_id, index]));
-  const rankOf = (prompt: Prompt) => rank.get(prompt.prompt_id) ?? results.length;
+  const rankOf = (prompt: ListedPrompt) => rank.get(prompt.prompt_id) ?? results.length;
   const running = [...prompts]
     .sort((a, b) => rankOf(a) - rankOf(b) || a.created_at.localeCompare(b.created_at))
     .map((prompt) => ({
@@ -40,6 +42,7 @@ function entriesOf(prompts: Prompt[], results: ExtractionResult[]): Entry[] {
       promptRevid: prompt.prompt_revid,
       promptVersion: prompt.prompt_version,
       result: byPrompt.get(prompt.prompt_id),
+      pendingReview: prompt.auto_create_pending_review === true,
     }));
   const listed = new Set(prompts.map((prompt) => prompt.prompt_id));
   const former = results
@@ -50,6 +53,7 @@ function entriesOf(prompts: Prompt[], results: ExtractionResult[]): Entry[] {
       promptRevid: result.prompt_revid,
       promptVersion: result.prompt_version,
       result,
+      pendingReview: result.prompt_revid === proposedPromptRevid,
     }));
   return [...running, ...former];
 }
@@ -92,7 +96,8 @@ export function ExtractionPanel({ orgId, document }: ExtractionPanelProps) {
       />
     );
   } else {
-    body = entriesOf(promptsQuery.data, resultsQuery.data).map((entry) => (
+    const proposed = document.auto_create_status === 'proposed' ? document.auto_create_prompt_revid : undefined;
+    body = entriesOf(promptsQuery.data, resultsQuery.data, proposed).map((entry) => (
       <PromptResultCard
         key={entry.promptId}
         orgId={orgId}
@@ -101,6 +106,7 @@ export function ExtractionPanel({ orgId, document }: ExtractionPanelProps) {
         promptRevid={entry.promptRevid}
         promptVersion={entry.promptVersion}
         result={entry.result}
+        pendingReview={entry.pendingReview}
         runBlocked={!textReady || processing || hint !== null}
       />
     ));

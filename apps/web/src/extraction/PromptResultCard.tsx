@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { type ExtractionResult, useRunExtractionMutation } from '../api/extraction';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formatDateTime } from '../lib/format';
+import { PendingReviewBadge } from '../prompts/PendingReviewBadge';
 import { ResultBadges } from './ResultBadges';
 import { ResultForm } from './ResultForm';
 import { RunButton } from './RunButton';
@@ -14,6 +15,8 @@ interface PromptResultCardProps {
   promptRevid: string;
   promptVersion: number;
   result: ExtractionResult | undefined;
+  /** An auto-create proposal's prompt that nobody accepted yet (the agent panel's banner reviews it). */
+  pendingReview: boolean;
   /** A run cannot start now: the prompts are already running, or no model is configured. */
   runBlocked: boolean;
 }
@@ -26,6 +29,7 @@ export function PromptResultCard({
   promptRevid,
   promptVersion,
   result,
+  pendingReview,
   runBlocked,
 }: PromptResultCardProps) {
   const headingId = useId();
@@ -37,6 +41,7 @@ export function PromptResultCard({
         <div className="min-w-0">
           <h3 id={headingId} className="flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-900">
             {promptName}
+            {pendingReview && <PendingReviewBadge />}
             {result && <ResultBadges result={result} />}
           </h3>
           {result && (

@@ -5,6 +5,7 @@ import { DataTable } from '../components/DataTable';
 import { documentPagePath, promptPagePath } from '../layout/orgPaths';
 import { formatDateTime } from '../lib/format';
 import { ModelLabel } from './ModelLabel';
+import { PendingReviewBadge } from './PendingReviewBadge';
 import { SchemaLabel } from './SchemaLabel';
 import { TagLabels } from './TagLabels';
 
@@ -21,11 +22,7 @@ interface PromptsTableProps {
 
 /** An auto-create proposal nobody has accepted yet: it runs on no other document until someone does, on its document's page. */
 function PendingReviewMark({ orgId, documentId }: { orgId: string; documentId: string | null | undefined }) {
-  const mark = (
-    <span className="inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-amber-800">
-      auto-created, pending review
-    </span>
-  );
+  const mark = <PendingReviewBadge />;
   return (
     <div className="mt-1">
       {documentId ? (
