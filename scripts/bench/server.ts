@@ -12,12 +12,10 @@ const KEPT_OUTPUT = 64 * 1024;
 
 export interface BenchServer {
   url: string;
-  pid: number;
   /** CPU time (user + system) the process has used so far, in seconds. */
   cpuSeconds(): number;
   /** Resident memory now, in MB. */
   rssMb(): number;
-  output(): string;
   /** SIGTERM, and the exit (a profile is written then). */
   stop(): Promise<void>;
 }
@@ -74,7 +72,6 @@ export function startBenchServer(env: NodeJS.ProcessEnv, options: { profileDir?:
         ready = true;
         resolve({
           url,
-          pid: child.pid!,
           cpuSeconds: () => {
             // utime and stime are the 12th and 13th fields after the command name.
             const fields = procStat(child.pid!);
@@ -84,7 +81,6 @@ export function startBenchServer(env: NodeJS.ProcessEnv, options: { profileDir?:
             const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
             return Number(match?.[1] ?? 0) / 1024;
           },
-          output: () => out,
           stop: async () => {
             if (child.exitCode !== null) return;
             child.kill('SIGTERM');

@@ -118,7 +118,7 @@ export function toolArgumentsToString(args: unknown): string {
  * Splits text into several pieces (at least 3 when the text has at least 3 characters, at most 24 characters each),
  * never inside a surrogate pair.
  */
-export function splitIntoChunks(text: string, maxPiece = 24): string[] {
+function splitIntoChunks(text: string, maxPiece = 24): string[] {
   const chars = Array.from(text);
   if (chars.length === 0) return [];
   const size = Math.max(1, Math.min(maxPiece, Math.ceil(chars.length / 3)));

@@ -1,5 +1,4 @@
-import { approveChat, checkToolInput, type FrameSink, startChat, type TurnResult } from '@docagent/agent';
-import { DomainError } from '@docagent/core';
+import { approveChat, type FrameSink, startChat, type TurnResult } from '@docagent/agent';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
@@ -206,14 +205,7 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async (request) => {
-      const tool = agent.engine.tools.get(request.params.tool_name);
-      if (!tool) {
-        throw new DomainError(
-          'not_found',
-          `The agent has no tool named "${request.params.tool_name}". GET .../chat/tools lists its tools.`,
-        );
-      }
-      const problems = checkToolInput(tool, request.body.arguments);
+      const problems = agent.engine.tools.checkInput(request.params.tool_name, request.body.arguments);
       return { valid: problems.length === 0, problems };
     },
   );

@@ -82,6 +82,7 @@ const toListed = (p: ListedPrompt): z.infer<typeof ListedPromptSchema> => ({
   auto_create_document_id: p.autoCreatePendingDocumentId,
 });
 const ListSchema = z.object({ prompts: z.array(ListedPromptSchema), total_count: z.number(), skip: z.number() });
+const VersionsSchema = z.object({ prompts: z.array(PromptBodySchema), total_count: z.number(), skip: z.number() });
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const RevidParams = OrgParamsSchema.extend({ prompt_revid: z.string().min(1).max(64) });
 const IdParams = OrgParamsSchema.extend({ prompt_id: z.string().min(1).max(64) });
@@ -184,10 +185,7 @@ export function promptRoutes(app: ZodApp, { db }: RouteDeps): void {
         summary: 'Every version of a prompt, newest first',
         tags: ['prompts'],
         params: IdParams,
-        response: {
-          200: z.object({ prompts: z.array(PromptBodySchema), total_count: z.number(), skip: z.number() }),
-          ...errors,
-        },
+        response: { 200: VersionsSchema, ...errors },
       },
     },
     async (request) => {

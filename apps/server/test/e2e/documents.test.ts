@@ -3,14 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { type BrowserProblem, launchBrowser, signInFirstTime, textOf, watchBrowserProblems } from './browser.ts';
+import { ARTIFACTS, type BrowserProblem, launchBrowser, signInFirstTime, textOf, watchBrowserProblems } from './browser.ts';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 /** Text extraction of the whole corpus, OCR included, on a slow CI machine. */
 const EXTRACTION_TIMEOUT_MS = 5 * 60_000;
 const MAX_UPLOAD_MB = 4;

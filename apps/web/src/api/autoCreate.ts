@@ -1,7 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { StoredMessage } from './chat';
+import { type StoredMessage, threadsQueryKey } from './chat';
 import { getJson, postJson } from './client';
-import { documentDetailQueryKey, documentPath } from './documents';
+import { documentDetailQueryKey, documentPath, documentsQueryKey } from './documents';
+import { extractionQueryKey } from './extraction';
+import { promptsQueryKey } from './prompts';
+import { schemasQueryKey } from './schemas';
 import type { AutoCreateStatus, DocumentSummary } from './types';
 
 /** The headless run's conversation, as the server replays it: a thread nobody can write to. */
@@ -30,11 +33,11 @@ function useReviewed(orgId: string, documentId: string) {
   return () =>
     Promise.all(
       [
-        ['orgs', orgId, 'documents'],
-        ['orgs', orgId, 'prompts'],
-        ['orgs', orgId, 'schemas'],
-        ['orgs', orgId, 'extraction', documentId],
-        ['orgs', orgId, 'chat', documentId, 'threads'],
+        documentsQueryKey(orgId),
+        promptsQueryKey(orgId),
+        schemasQueryKey(orgId),
+        extractionQueryKey(orgId, documentId),
+        threadsQueryKey(orgId, documentId),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }
@@ -69,10 +72,9 @@ export function useRefineAutoCreateMutation(orgId: string, documentId: string) {
 }
 
 /** The headless run's log, read when the person asks for it. */
-export function useAutoCreateLogQuery(orgId: string, documentId: string, enabled: boolean) {
+export function useAutoCreateLogQuery(orgId: string, documentId: string) {
   return useQuery({
     queryKey: ['orgs', orgId, 'documents', 'auto-create-log', documentId],
     queryFn: () => getJson<AutoCreateLog>(autoCreatePath(orgId, documentId, 'log')),
-    enabled,
   });
 }

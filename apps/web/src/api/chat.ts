@@ -82,7 +82,7 @@ function chatQueryKey(orgId: string, documentId: string) {
   return ['orgs', orgId, 'chat', documentId] as const;
 }
 
-function threadsQueryKey(orgId: string, documentId: string) {
+export function threadsQueryKey(orgId: string, documentId: string) {
   return [...chatQueryKey(orgId, documentId), 'threads'] as const;
 }
 

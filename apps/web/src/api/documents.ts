@@ -40,7 +40,7 @@ export function hasText(state: DocumentState): boolean {
   return state === 'ocr_completed' || state.startsWith('llm_');
 }
 
-function documentsQueryKey(orgId: string) {
+export function documentsQueryKey(orgId: string) {
   return ['orgs', orgId, 'documents'] as const;
 }
 

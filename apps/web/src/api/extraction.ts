@@ -36,7 +36,7 @@ export interface ResultChange {
 /** How often the page re-reads results while the document's prompts are running. */
 const runningPollMs = 2000;
 
-function extractionQueryKey(orgId: string, documentId: string) {
+export function extractionQueryKey(orgId: string, documentId: string) {
   return ['orgs', orgId, 'extraction', documentId] as const;
 }
 

@@ -38,7 +38,8 @@ function writeCache(cacheKey: string, value: unknown): void {
 /**
  * A preference of the signed-in user (`key` on the server, `cacheKey` plus their id in this
  * browser). The server's copy follows the person to any browser; the browser's copy lets a page
- * open with it before the server answers, and is sent up when the server has none yet. `parse`
+ * open with it before the server answers, and is sent up when the server has none yet. Both are
+ * written once a change settles. `parse`
  * turns whatever is stored into a valid value (defaults for what is missing or wrong). A save that
  * fails leaves the preference remembered in this browser; the next change tries again.
  */
@@ -49,8 +50,9 @@ export function usePreference<T>(
 ): [T, (change: (current: T) => T) => void] {
   const { user } = useSession();
   const localKey = `${cacheKey}${user.id}`;
-  const cached = useRef(readCache(localKey));
-  const [value, setValue] = useState<T>(() => parse(cached.current));
+  // Read once: whether this browser had a copy decides whether it is sent up.
+  const [cached] = useState(() => readCache(localKey));
+  const [value, setValue] = useState<T>(() => parse(cached));
   const current = useRef(value);
   const changed = useRef(false);
   const pending = useRef<{ timer: number; value: T } | null>(null);
@@ -58,12 +60,14 @@ export function usePreference<T>(
   const server = usePreferencesQuery();
 
   const save = useCallback(
-    (next: T) =>
-      putNoContent(`/v0/account/preferences/${encodeURIComponent(key)}`, { body: { value: next } }).then(
+    (next: T) => {
+      writeCache(localKey, next);
+      return putNoContent(`/v0/account/preferences/${encodeURIComponent(key)}`, { body: { value: next } }).then(
         () => queryClient.setQueryData<Preferences>(preferencesQueryKey, (all) => ({ ...all, [key]: next })),
         () => {},
-      ),
-    [key, queryClient],
+      );
+    },
+    [key, localKey, queryClient],
   );
 
   // The server's copy wins over this browser's until the person changes something here.
@@ -74,10 +78,10 @@ export function usePreference<T>(
       current.current = next;
       setValue(next);
       writeCache(localKey, next);
-    } else if (cached.current !== undefined) {
+    } else if (cached !== undefined) {
       void save(current.current);
     }
-  }, [server.data, key, localKey, parse, save]);
+  }, [server.data, key, localKey, parse, save, cached]);
 
   // Leaving the page (in the app) saves what is still waiting.
   useEffect(
@@ -96,7 +100,7 @@ export function usePreference<T>(
       current.current = next;
       changed.current = true;
       setValue(next);
-      writeCache(localKey, next);
+      // Saved (here and on the server) once the change settles, not at every step of a drag.
       if (pending.current) window.clearTimeout(pending.current.timer);
       const timer = window.setTimeout(() => {
         pending.current = null;
@@ -104,7 +108,7 @@ export function usePreference<T>(
       }, SAVE_DELAY_MS);
       pending.current = { timer, value: next };
     },
-    [localKey, save],
+    [save],
   );
 
   return [value, update];

@@ -45,7 +45,7 @@ export interface PromptFields {
   tag_ids: string[];
 }
 
-function promptsQueryKey(orgId: string) {
+export function promptsQueryKey(orgId: string) {
   return ['orgs', orgId, 'prompts'] as const;
 }
 

@@ -41,7 +41,7 @@ export interface SchemaCheck {
   errors: InputProblem[];
 }
 
-function schemasQueryKey(orgId: string) {
+export function schemasQueryKey(orgId: string) {
   return ['orgs', orgId, 'schemas'] as const;
 }
 

@@ -7,7 +7,7 @@ import { MessageList } from './MessageList';
 
 /** The headless run's conversation, replayed read-only: what the agent did, with no approvals to give. */
 export function AutoCreateLogView({ orgId, documentId }: { orgId: string; documentId: string }) {
-  const logQuery = useAutoCreateLogQuery(orgId, documentId, true);
+  const logQuery = useAutoCreateLogQuery(orgId, documentId);
   const items = useMemo(() => (logQuery.data ? itemsOfHistory(logQuery.data.messages) : []), [logQuery.data]);
 
   if (logQuery.isPending) return <LoadingState label="Loading the agent's log…" />;

@@ -36,9 +36,6 @@ import { type SendOptions, useChatTurns } from './useChatTurns';
 /** Thread titles are the first words of the first message. */
 const TITLE_LENGTH = 80;
 
-/** Tools whose success may change the schemas, prompts and tags that can be mentioned. */
-const CHANGING_TOOL = /^(create|update|delete)_/;
-
 function titleOf(text: string): string {
   const line = text.trim().replace(/\s+/g, ' ');
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
@@ -82,14 +79,6 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
   useEffect(() => {
     if (chat.pending.length > 0 || chat.inputRequest) setDecisions({});
   }, [chat.pending, chat.inputRequest]);
-
-  // The mention list shows what the agent created or changed.
-  useEffect(() => {
-    if (!chat.ranTools.some((tool) => CHANGING_TOOL.test(tool))) return;
-    for (const kind of ['schemas', 'prompts', 'tags']) {
-      void queryClient.invalidateQueries({ queryKey: ['orgs', orgId, kind, 'mentions'] });
-    }
-  }, [chat.ranTools, queryClient, orgId]);
 
   function loadThread(id: string) {
     return queryClient.fetchQuery({

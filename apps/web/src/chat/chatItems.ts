@@ -195,7 +195,7 @@ export function itemsOfHistory(messages: StoredMessage[]): ChatItem[] {
   for (const [index, message] of messages.entries()) {
     const parts = partsOf(message.content);
     if (message.role === 'user') {
-      const text = parts.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+      const text = userTextOf(message);
       if (text !== '') items.push({ kind: 'user', key: newKey('user'), text, messageIndex: index });
     } else if (message.role === 'assistant') {
       let current: Extract<ChatItem, { kind: 'assistant' }> | null = null;
@@ -224,15 +224,18 @@ export function itemsOfHistory(messages: StoredMessage[]): ChatItem[] {
   return items.filter((item) => item.kind !== 'assistant' || item.text !== '' || item.thinking !== '');
 }
 
-/** The text of each user message of a stored thread, with its index in the thread's messages. */
+/** What a stored user message says (its text parts); a message without text is not shown. */
+function userTextOf(message: StoredMessage): string {
+  return partsOf(message.content)
+    .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+/** The index in the thread's messages of each user message shown (one with text). */
 function userMessagesOf(messages: StoredMessage[]): number[] {
   const indexes: number[] = [];
   for (const [index, message] of messages.entries()) {
-    if (message.role !== 'user') continue;
-    const text = partsOf(message.content)
-      .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-      .join('');
-    if (text !== '') indexes.push(index);
+    if (message.role === 'user' && userTextOf(message) !== '') indexes.push(index);
   }
   return indexes;
 }

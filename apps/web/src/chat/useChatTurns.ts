@@ -62,8 +62,6 @@ export function useChatTurns(orgId: string, documentId: string) {
   const [stopping, setStopping] = useState(false);
   const [progress, setProgress] = useState<StepProgress | null>(null);
   const [extraction, setExtraction] = useState<WorkingExtraction | null>(null);
-  /** Names of the tools that ran in the last turn, to refresh what they may have changed. */
-  const [ranTools, setRanTools] = useState<string[]>([]);
   const turnId = useRef<string | null>(null);
   const threadOfTurn = useRef<string | null>(null);
   const controller = useRef<AbortController | null>(null);
@@ -83,7 +81,6 @@ export function useChatTurns(orgId: string, documentId: string) {
       let stopped = false;
       let ended = false;
       let lastEventId: string | null = null;
-      const ran: string[] = [];
 
       let received = false;
 
@@ -101,7 +98,6 @@ export function useChatTurns(orgId: string, documentId: string) {
             setProgress((current) => current && { ...current, step: Math.max(current.step, frame.round_index + 1) });
             break;
           case 'tool_result': {
-            if (frame.success) ran.push(frame.name);
             const live = extractionOfToolResult(frame);
             if (live) setExtraction(live);
             break;
@@ -170,7 +166,6 @@ export function useChatTurns(orgId: string, documentId: string) {
           setItems(abandonPending);
           setProgress(null);
         }
-        setRanTools(ran);
         setPhase(paused ? 'paused' : 'idle');
         void refreshAfterTurn();
       }
@@ -297,7 +292,6 @@ export function useChatTurns(orgId: string, documentId: string) {
     stopping,
     progress,
     extraction,
-    ranTools,
     send,
     retry,
     resume,

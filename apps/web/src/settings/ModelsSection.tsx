@@ -65,13 +65,7 @@ function ModelsBody({ org }: { org: Organization }) {
         settings={settings}
         readOnly={!isAdmin}
       />
-      <AutoCreateSettingsForm
-        // Remounted when the enabled models change, so that the picker lists them.
-        key={`auto-create:${settings.effective_enabled_models.join(',')}`}
-        orgId={org.id}
-        settings={settings}
-        readOnly={!isAdmin}
-      />
+      <AutoCreateSettingsForm orgId={org.id} settings={settings} readOnly={!isAdmin} />
     </>
   );
 }

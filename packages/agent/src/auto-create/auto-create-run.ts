@@ -30,7 +30,7 @@ const MAX_STEPS = 14;
 
 export const NO_PROVIDER_MESSAGE =
   'Auto-create is waiting: no LLM provider is configured for this organization. ' +
-  'Configure one (an API key in the environment or in the organization LLM settings), then run the text extraction again.';
+  'Configure one (an API key in the environment or in the organization LLM settings), then start auto-create again ("Try now" in the agent panel).';
 
 const SCHEMA_TOOLS = new Set(['create_schema', 'update_schema']);
 
@@ -205,7 +205,7 @@ export class AutoCreateRun implements AutoCreateRunner {
     }
     if (failure !== undefined) {
       const reason = watch.providerError ?? (failure as Error).message;
-      return `Auto-create failed: ${reason} Check the provider settings and upload again, or work in the chat.`;
+      return `Auto-create failed: ${reason} Check the provider settings and try again, or work in the chat.`;
     }
     const said = finalText.trim() ? ` (the agent said: "${finalText.trim().slice(0, 300)}")` : '';
     return `Auto-create ended without a successful extraction of a prompt of its own${said}. Work on the document in the chat instead.`;

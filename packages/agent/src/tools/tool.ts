@@ -1,4 +1,11 @@
-import { type Db, type DocumentServices, type ExtractionServices, isDomainError, type OrgAccess } from '@docagent/core';
+import {
+  type Db,
+  type DocumentServices,
+  DomainError,
+  type ExtractionServices,
+  isDomainError,
+  type OrgAccess,
+} from '@docagent/core';
 import { z } from 'zod';
 
 /** What the agent is working on, carried across steps and turns (stored on the thread). */
@@ -72,12 +79,6 @@ function problemsOf(error: z.ZodError): InputProblem[] {
   return error.issues.map((i) => ({ path: i.path.join('.') || '(input)', message: i.message }));
 }
 
-/** The problems of arguments for a tool, as executing it would find them (none: it would run). */
-export function checkToolInput(tool: ToolDefinition, rawInput: unknown): InputProblem[] {
-  const parsed = tool.input.safeParse(rawInput ?? {});
-  return parsed.success ? [] : problemsOf(parsed.error);
-}
-
 /** The tools of one agent, by name. */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -91,6 +92,14 @@ export class ToolRegistry {
 
   get(name: string): ToolDefinition | undefined {
     return this.tools.get(name);
+  }
+
+  /** The problems of arguments for one of the tools, as running it would find them (none: it would run). */
+  checkInput(name: string, rawInput: unknown): InputProblem[] {
+    const tool = this.tools.get(name);
+    if (!tool) throw new DomainError('not_found', `The agent has no tool named "${name}". GET .../chat/tools lists its tools.`);
+    const parsed = tool.input.safeParse(rawInput ?? {});
+    return parsed.success ? [] : problemsOf(parsed.error);
   }
 
   all(): ToolDefinition[] {

@@ -70,7 +70,7 @@ export async function abandonAutoCreateWithoutText(db: Db, documentId: string, t
     .where(and(eq(documents.id, documentId), eq(documents.autoCreateStatus, 'pending')));
 }
 
-/** Back to pending with the reason (no LLM provider yet): a later text run or a retry picks it up. */
+/** Back to pending with the reason (no LLM provider yet): starting it again (startAutoCreate) or a later text run picks it up. */
 export async function holdAutoCreate(db: Db, documentId: string, reason: string): Promise<void> {
   await db
     .update(documents)
@@ -142,7 +142,7 @@ async function lockProposed(db: Db, orgId: string, documentId: string, action: s
   if (doc.status !== 'proposed') {
     throw conflict(
       doc.status === null
-        ? `Document ${documentId} has no auto-create proposal to ${action}: auto-create was not asked for on upload.`
+        ? `Document ${documentId} has no auto-create proposal to ${action}: auto-create never ran on it.`
         : `Document ${documentId} has no auto-create proposal to ${action}: its auto-create is ${doc.status}.`,
     );
   }

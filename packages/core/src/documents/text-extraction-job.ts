@@ -56,12 +56,10 @@ export async function runTextExtraction(
 }
 
 async function markFailed(db: Db, documentId: string, message: string): Promise<void> {
+  const stateError = message.slice(0, 2000);
   await db.transaction(async (tx) => {
-    await tx
-      .update(documents)
-      .set({ state: 'ocr_failed', stateError: message.slice(0, 2000) })
-      .where(eq(documents.id, documentId));
-    await abandonAutoCreateWithoutText(tx, documentId, message.slice(0, 2000));
+    await tx.update(documents).set({ state: 'ocr_failed', stateError }).where(eq(documents.id, documentId));
+    await abandonAutoCreateWithoutText(tx, documentId, stateError);
   });
 }
 

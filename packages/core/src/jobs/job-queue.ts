@@ -41,15 +41,15 @@ export interface JobQueueOptions {
   llmRetryDelaySeconds?: number;
 }
 
-/**
- * The durable job queue (pg-boss) on the application database: embedded PGlite or the
- * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
- */
 /** Queues an auto-create run of the document, unless one is queued or running (the queue is exclusive per document). */
 async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
   await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
 }
 
+/**
+ * The durable job queue (pg-boss) on the application database: embedded PGlite or the
+ * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
+ */
 export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
   private readonly boss: PgBoss;
 
