@@ -1,6 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type ChatFrame, readChatFrames } from '../../apps/web/src/api/chatStream.ts';
 import type { BenchAccount } from './database.ts';
-import { type Frame, sseFrames } from './sse.ts';
+import { nowMs } from './measure.ts';
+
+/** A frame of a docagent SSE response, stamped with its arrival. */
+export interface Frame {
+  data: ChatFrame;
+  /** When the bytes ending this frame arrived (epoch ms, as the fake provider's `sent` stamps). */
+  at: number;
+}
 
 /** What a benchmark calls docagent's HTTP API with: a base URL and an account's token. */
 export interface ApiClient {
@@ -53,12 +61,16 @@ export async function streamTurn(
     return { status: response.status, frames: [], backend, result: undefined };
   }
   const frames: Frame[] = [];
-  for await (const frame of sseFrames(response)) {
-    frames.push(frame);
-    onFrame?.(frame);
+  if (response.body) {
+    // The web app's reader: the frames are parsed as the product's own client parses them.
+    await readChatFrames(response.body, (data) => {
+      const frame = { data, at: nowMs() };
+      frames.push(frame);
+      onFrame?.(frame);
+    });
   }
   const last = frames.at(-1)?.data;
-  const result = last?.type === 'done' ? (last.result as Record<string, unknown>) : undefined;
+  const result = last?.type === 'done' ? (last.result as unknown as Record<string, unknown>) : undefined;
   return { status: response.status, frames, backend, result };
 }
 

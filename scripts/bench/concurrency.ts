@@ -1,10 +1,9 @@
 import type { FakeLlmServer, FakePace, FakeReply, FakeToolCall, RecordedRequest } from '@docagent/fake-llm';
 import { type AgentStack, type BenchOptions, startAgentStack } from './agent-stack.ts';
-import { type ApiClient, streamTurn, type Turn, uploadReady } from './client.ts';
+import { type ApiClient, type Frame, streamTurn, type Turn, uploadReady } from './client.ts';
 import { median, nowMs, percentile, table } from './measure.ts';
 import { stepOf } from './scripted-agent.ts';
 import { watchPeakRss } from './server.ts';
-import type { Frame } from './sse.ts';
 
 /**
  * Many conversations at once against a provider at a model's pace (first token after 300 ms,
@@ -63,8 +62,7 @@ interface LevelOutcome {
 
 function failureOf(turn: Turn): string | undefined {
   if (turn.status !== 200) return `HTTP ${turn.status}`;
-  const error = turn.frames.find((f) => f.data.type === 'error');
-  if (error) return `error frame: ${String(error.data.error)}`;
+  for (const { data } of turn.frames) if (data.type === 'error') return `error frame: ${data.error}`;
   if (!turn.result) return 'the stream ended without a done frame';
   return undefined;
 }
@@ -75,7 +73,7 @@ async function runTurns(stack: AgentStack, documentId: string, turns: number, ap
   const outcome: LevelOutcome = { latencies: [], turnMs: [], errors: [], approvals: { total: 0, onOtherProcess: 0, failed: 0 } };
   const onFrame = (frame: Frame) => {
     if (frame.data.type !== 'assistant_text_chunk') return;
-    const at = sentAt(frame.data.chunk as string);
+    const at = sentAt(frame.data.chunk);
     if (at === undefined) outcome.errors.push(`a text frame matches no chunk the provider sent: ${frame.data.chunk}`);
     else outcome.latencies.push(frame.at - at);
   };

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { AutoCreateRun } from '@docagent/agent';
 import { tables } from '@docagent/core';
 import { strictResponseFormat } from '@docagent/core/response-formats';
-import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
+import { type FakeLlmServer, type FakeReply, heldReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import { eq, like } from 'drizzle-orm';
 import { createDocumentAgent } from '../src/agent.ts';
 import { loadConfig } from '../src/config.ts';
@@ -307,16 +307,13 @@ describe('auto-create on upload', () => {
   });
 
   test('the time cap fails a run that has not extracted yet, and cleans up', async () => {
-    let release: (reply: FakeReply) => void = () => {};
-    const held = new Promise<FakeReply>((resolve) => {
-      release = resolve;
-    });
-    fake.setHandler(agentScript('timeout', [createSchemaStep('timeout'), () => held]));
+    const held = heldReply({ text: 'too late' });
+    fake.setHandler(agentScript('timeout', [createSchemaStep('timeout'), () => held.answer()]));
     const id = await pendingDocument('timeout.txt');
     try {
       await directRun(300).run(id, { isLast: false }, new AbortController().signal);
     } finally {
-      release({ text: 'too late' });
+      held.release();
     }
     const doc = await getDoc(id);
     assert.equal(doc.auto_create_status, 'failed');

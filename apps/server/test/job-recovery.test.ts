@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import { type FakeReply, startFakeLlm } from '@docagent/fake-llm';
+import { type FakeReply, heldReply, startFakeLlm } from '@docagent/fake-llm';
 import { PDFDocument } from 'pdf-lib';
-import { outputsOfTurn, requestedSchema } from './e2e/responses-requests.ts';
+import { idIn, outputsOfTurn, requestedSchema } from './e2e/responses-requests.ts';
 import { envFor, runCli, type ServerProcess, startServer } from './processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docagent-recovery-'));
@@ -132,11 +132,7 @@ test('docagent worker on the embedded database says it needs PostgreSQL', async 
 
 test(`a server killed in the middle of an auto-create run runs it again after a restart, creating nothing twice (${testDatabaseKind()})`, async () => {
   const fake = await startFakeLlm();
-  let release: () => void = () => {};
-  let arrived: () => void = () => {};
-  const killedAt = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
+  const extraction = heldReply({ toolCalls: [{ name: 'run_extraction', arguments: {} }] });
   let held = false;
   fake.setHandler(async (request): Promise<FakeReply> => {
     if (!request.body?.tools) {
@@ -147,18 +143,18 @@ test(`a server killed in the middle of an auto-create run runs it again after a 
       case 0:
         return { toolCalls: [{ name: 'create_schema', arguments: { name: 'Invoice restart', response_format: invoiceFormat } }] };
       case 1: {
-        const schemaId = (JSON.parse(outputs[0] ?? '{}') as { schema_id?: string }).schema_id;
-        const prompt = { name: 'Invoice fields restart', content: 'Extract the invoice number and total.', schema_id: schemaId };
+        const prompt = {
+          name: 'Invoice fields restart',
+          content: 'Extract the invoice number and total.',
+          schema_id: idIn(outputs, 'schema_id'),
+        };
         return { toolCalls: [{ name: 'create_prompt', arguments: prompt }] };
       }
       case 2:
         if (!held) {
           // The first run's schema and prompt exist; its server dies while the model thinks.
           held = true;
-          arrived();
-          await new Promise<void>((resolve) => {
-            release = resolve;
-          });
+          return extraction.answer();
         }
         return { toolCalls: [{ name: 'run_extraction', arguments: {} }] };
       default:
@@ -195,7 +191,7 @@ test(`a server killed in the middle of an auto-create run runs it again after a 
     });
     assert.equal(res.status, 200, await res.clone().text());
     const id = ((await res.json()) as { documents: Array<{ document_id: string }> }).documents[0]!.document_id;
-    await killedAt;
+    await extraction.arrived;
     await kill(first);
 
     const second = await startServer(env);
@@ -223,7 +219,7 @@ test(`a server killed in the middle of an auto-create run runs it again after a 
       await second.stop();
     }
   } finally {
-    release();
+    extraction.release();
     await kill(first);
     await fake.close();
     await drop();

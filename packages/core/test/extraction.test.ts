@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { strictResponseFormat } from '@docagent/core/response-formats';
-import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
+import { type FakeLlmServer, heldReply, startFakeLlm } from '@docagent/fake-llm';
 import {
   createOrganization,
   createPrompt,
@@ -183,19 +183,14 @@ describe('runExtraction', () => {
   test('a run stopped while the model answers stores nothing and says it was stopped', async () => {
     const doc = await documentWithText('invoice-stopped.txt', INVOICE);
     const prompt = await invoicePrompt('openai:gpt-4.1-mini');
-    let release = () => {};
-    fake.setHandler(
-      () =>
-        new Promise((resolve) => {
-          release = () => resolve({ text: JSON.stringify(ANSWER) });
-        }),
-    );
+    const held = heldReply({ text: JSON.stringify(ANSWER) });
+    fake.setHandler(() => held.answer());
     const stop = new AbortController();
     const running = runExtraction(services, orgId, doc.id, prompt.promptRevid, { signal: stop.signal });
-    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await held.arrived;
     stop.abort();
     await assert.rejects(running, (e: Error) => e.name === 'AbortError');
-    release();
+    held.release();
     assert.deepEqual(await listExtractionResults(database.db, orgId, doc.id), []);
   });
 

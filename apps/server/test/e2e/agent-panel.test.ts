@@ -4,10 +4,10 @@ import { after, before, test } from 'node:test';
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { buildSampleCorpus } from '@docagent/core/sample-corpus';
 import { testDatabaseKind } from '@docagent/core/testing';
-import type { FakeReply, RecordedRequest } from '@docagent/fake-llm';
+import { type FakeReply, heldReply, type RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, api, type BrowserProblem, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
-import { type FakeLlmApp, heldReply, startFakeLlmApp } from './fake-llm-app.ts';
+import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema, systemText } from './responses-requests.ts';
 
 /**

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { testDatabaseKind } from '@docagent/core/testing';
-import type { FakeReply, RecordedRequest } from '@docagent/fake-llm';
+import { type FakeReply, heldReply, type RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
 import { createSseParser, parseChatFrames } from '../../../web/src/api/chatStream.ts';
 import { filterChoices, type MentionChoice, mentionQueryAt, mentionsInText } from '../../../web/src/chat/mentions.ts';
 import { parseResourceHref } from '../../../web/src/chat/resourceLinks.ts';
 import { groupThreads } from '../../../web/src/chat/threadGroups.ts';
 import { ARTIFACTS, api, type BrowserProblem, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
-import { type FakeLlmApp, heldReply, startFakeLlmApp } from './fake-llm-app.ts';
+import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
 
 const CREATE_TAG = 'Create a tag named urgent';

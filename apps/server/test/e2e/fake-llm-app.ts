@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabaseTarget } from '@docagent/core/testing';
-import { type FakeLlmServer, type FakeReply, startFakeLlm } from '@docagent/fake-llm';
+import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
 import type { Browser } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
 import { launchBrowser } from './browser.ts';
@@ -39,35 +39,6 @@ export async function startFakeLlmApp(name: string): Promise<FakeLlmApp> {
       await fake.close();
       await target.drop();
       rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A reply the fake provider holds until the test lets it go, to stop a turn while its model call is under way. */
-export interface HeldReply {
-  /** Resolves once the provider has the request (and holds it). */
-  arrived: Promise<void>;
-  release(): void;
-  /** For the fake's handler: holds, then answers with the reply. */
-  answer(): Promise<FakeReply>;
-}
-
-export function heldReply(reply: FakeReply): HeldReply {
-  let arrive: () => void = () => {};
-  let release: () => void = () => {};
-  const arrived = new Promise<void>((resolve) => {
-    arrive = resolve;
-  });
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return {
-    arrived,
-    release: () => release(),
-    async answer() {
-      arrive();
-      await released;
-      return reply;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FrameHandler, readChatFrames } from './chatStream';
-import { deleteNoContent, getJson, type InputProblem, postEventStream, postJson, postNoContent } from './client';
+import { deleteNoContent, eventStream, getJson, type InputProblem, postJson, postNoContent } from './client';
 import type { ModelList } from './models';
 import { orgApiPath } from './queries';
 
@@ -163,7 +163,7 @@ export async function streamChat(
   signal: AbortSignal,
   onFrame: FrameHandler,
 ): Promise<void> {
-  const body = await postEventStream(chatPath(orgId, documentId), { body: { ...request, stream: true }, signal });
+  const body = await eventStream('POST', chatPath(orgId, documentId), { body: { ...request, stream: true }, signal });
   await readChatFrames(body, onFrame);
 }
 
@@ -175,7 +175,7 @@ export async function streamApprove(
   signal: AbortSignal,
   onFrame: FrameHandler,
 ): Promise<void> {
-  const body = await postEventStream(`${chatPath(orgId, documentId)}/approve`, {
+  const body = await eventStream('POST', `${chatPath(orgId, documentId)}/approve`, {
     body: { ...request, stream: true },
     signal,
   });
@@ -194,17 +194,11 @@ export async function streamTurnAgain(
   signal: AbortSignal,
   onFrame: FrameHandler,
 ): Promise<void> {
-  const headers = new Headers({ accept: 'text/event-stream' });
-  if (lastEventId !== null) headers.set('last-event-id', lastEventId);
-  const response = await fetch(`${chatPath(orgId, documentId)}/turns/${encodeURIComponent(turnId)}/stream`, {
-    headers,
-    credentials: 'same-origin',
+  const body = await eventStream('GET', `${chatPath(orgId, documentId)}/turns/${encodeURIComponent(turnId)}/stream`, {
+    headers: lastEventId === null ? {} : { 'last-event-id': lastEventId },
     signal,
   });
-  if (!response.ok || !response.body) {
-    throw new Error(`Could not follow the turn again (${response.status} ${response.statusText}).`);
-  }
-  await readChatFrames(response.body, onFrame);
+  await readChatFrames(body, onFrame);
 }
 
 export function stopTurn(orgId: string, documentId: string, turnId: string): Promise<void> {

@@ -38,6 +38,7 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** What the response is expected to be; JSON unless said. */
   accept?: string;
+  headers?: Record<string, string>;
 }
 
 let csrfToken: string | null = null;
@@ -86,7 +87,7 @@ function parseJsonText(text: string): unknown {
 const networkError = () => new ApiError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
 
 async function send(method: Method, path: string, options: RequestOptions = {}): Promise<Response> {
-  const headers = new Headers({ accept: options.accept ?? 'application/json' });
+  const headers = new Headers({ ...options.headers, accept: options.accept ?? 'application/json' });
   if (options.body !== undefined) {
     headers.set('content-type', 'application/json');
   }
@@ -133,6 +134,11 @@ export async function putJson<T>(path: string, options: RequestOptions = {}): Pr
   return (await response.json()) as T;
 }
 
+export async function getText(path: string): Promise<string> {
+  const response = await send('GET', path, { accept: '*/*' });
+  return response.text();
+}
+
 export async function postNoContent(path: string, options: RequestOptions = {}): Promise<void> {
   await send('POST', path, options);
 }
@@ -142,11 +148,15 @@ export async function putNoContent(path: string, options: RequestOptions = {}): 
 }
 
 /**
- * POSTs JSON and returns the response whose body is a stream of Server-Sent Events. An error
- * found before the stream started is an ordinary JSON error, thrown as ApiError.
+ * A response whose body is a stream of Server-Sent Events (POST: a JSON body goes with it). An
+ * error found before the stream started is an ordinary JSON error, thrown as ApiError.
  */
-export async function postEventStream(path: string, options: RequestOptions = {}): Promise<ReadableStream<Uint8Array>> {
-  const response = await send('POST', path, { ...options, accept: 'text/event-stream' });
+export async function eventStream(
+  method: 'GET' | 'POST',
+  path: string,
+  options: RequestOptions = {},
+): Promise<ReadableStream<Uint8Array>> {
+  const response = await send(method, path, { ...options, accept: 'text/event-stream' });
   if (!response.body) {
     throw new ApiError(response.status, 'unreadable_response', 'The server answered without a stream.');
   }

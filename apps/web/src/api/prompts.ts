@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deleteNoContent, getJson, postJson, putJson } from './client';
-import { type NameListParams, nameListSearch } from './pagedList';
+import { type NameListParams, nameListSearch, pickerLimit } from './pagedList';
 import { orgApiPath } from './queries';
 
 /** One version of a prompt. */
@@ -63,6 +63,16 @@ export function usePromptsQuery(orgId: string, params: NameListParams) {
     queryKey: [...promptsQueryKey(orgId), 'page', params],
     queryFn: () => getJson<PromptList>(`${promptsPath(orgId)}?${nameListSearch(params)}`),
     placeholderData: (previous) => previous,
+  });
+}
+
+/** The latest version of every prompt (the first 100 by name), for pickers. */
+export function usePromptChoicesQuery(orgId: string, { enabled = true } = {}) {
+  return useQuery({
+    queryKey: [...promptsQueryKey(orgId), 'choices'],
+    queryFn: () => getJson<PromptList>(`${promptsPath(orgId)}?limit=${pickerLimit}`),
+    select: ({ prompts }) => prompts,
+    enabled,
   });
 }
 

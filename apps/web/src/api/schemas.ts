@@ -69,11 +69,12 @@ export function useSchemasQuery(orgId: string, params: NameListParams) {
 }
 
 /** The latest version of every schema (the first 100 by name), for the prompt editor's picker and lists. */
-export function useSchemaChoicesQuery(orgId: string) {
+export function useSchemaChoicesQuery(orgId: string, { enabled = true } = {}) {
   return useQuery({
     queryKey: [...schemasQueryKey(orgId), 'choices'],
     queryFn: () => getJson<SchemaList>(`${schemasPath(orgId)}?limit=${pickerLimit}`),
     select: ({ schemas }) => schemas,
+    enabled,
   });
 }
 

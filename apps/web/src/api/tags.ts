@@ -50,8 +50,8 @@ function tagsQueryOptions(orgId: string) {
 const byId = ({ tags }: TagList) => new Map(tags.map((tag) => [tag.id, tag]));
 
 /** The organization's tags (the first 100), sorted by name: for pickers and chips. */
-export function useTagsQuery(orgId: string) {
-  return useQuery(tagsQueryOptions(orgId));
+export function useTagsQuery(orgId: string, { enabled = true } = {}) {
+  return useQuery({ ...tagsQueryOptions(orgId), enabled });
 }
 
 /** One page of the tags page's list, with its name search. */

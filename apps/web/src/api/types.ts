@@ -47,7 +47,13 @@ export type DocumentState =
 export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv';
 
 /** Where the agent's auto-create proposal of a schema and a prompt stands (seed 000 section 4.3). */
-export type AutoCreateStatus = 'pending' | 'running' | 'proposed' | 'failed' | 'accepted' | 'rejected';
+export const AUTO_CREATE_STATUSES = ['pending', 'running', 'proposed', 'failed', 'accepted', 'rejected'] as const;
+export type AutoCreateStatus = (typeof AUTO_CREATE_STATUSES)[number];
+
+/** A status named in a link or a form; anything else (an old or hand-written link) is none. */
+export function parseAutoCreateStatus(value: string | null): AutoCreateStatus | null {
+  return AUTO_CREATE_STATUSES.find((status) => status === value) ?? null;
+}
 
 /** Auto-create's fields of a document: each only when set, so a document without auto-create has none. */
 export interface AutoCreateFields {

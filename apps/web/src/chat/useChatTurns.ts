@@ -173,20 +173,10 @@ export function useChatTurns(orgId: string, documentId: string) {
     [orgId, documentId, refreshAfterTurn],
   );
 
-  /**
-   * Sends a message. With truncateAt (the index of an earlier user message on screen), the
-   * conversation from that message on is replaced by the new one.
-   */
-  const send = useCallback(
+  /** Streams a new turn for the message; with truncateAt, the thread is cut back to before that stored message. */
+  const post = useCallback(
     (text: string, options: SendOptions, truncateAt?: { itemKey: string; messageIndex: number }) => {
       const { threadId, ...rest } = options;
-      threadOfTurn.current = threadId;
-      lastRequest.current = { text, options };
-      setItems((current) => {
-        const cut = truncateAt ? current.findIndex((item) => item.key === truncateAt.itemKey) : -1;
-        const kept = cut === -1 ? current : current.slice(0, cut);
-        return [...kept, { kind: 'user', key: newKey('user'), text }];
-      });
       const request: ChatRequest = {
         ...rest,
         messages: [{ role: 'user', content: text }],
@@ -196,6 +186,24 @@ export function useChatTurns(orgId: string, documentId: string) {
       return run((signal, onFrame) => streamChat(orgId, documentId, request, signal, onFrame));
     },
     [orgId, documentId, run],
+  );
+
+  /**
+   * Sends a message. With truncateAt (the index of an earlier user message on screen), the
+   * conversation from that message on is replaced by the new one.
+   */
+  const send = useCallback(
+    (text: string, options: SendOptions, truncateAt?: { itemKey: string; messageIndex: number }) => {
+      threadOfTurn.current = options.threadId;
+      lastRequest.current = { text, options };
+      setItems((current) => {
+        const cut = truncateAt ? current.findIndex((item) => item.key === truncateAt.itemKey) : -1;
+        const kept = cut === -1 ? current : current.slice(0, cut);
+        return [...kept, { kind: 'user', key: newKey('user'), text }];
+      });
+      return post(text, options, truncateAt);
+    },
+    [post],
   );
 
   /**
@@ -211,16 +219,9 @@ export function useChatTurns(orgId: string, documentId: string) {
         const at = truncateAt ? current.findIndex((item) => item.key === truncateAt.itemKey) : -1;
         return at === -1 ? current.filter((item) => item.kind !== 'error') : current.slice(0, at + 1);
       });
-      const { threadId, ...rest } = last.options;
-      const request: ChatRequest = {
-        ...rest,
-        messages: [{ role: 'user', content: last.text }],
-        thread_id: threadId,
-        ...(truncateAt ? { truncate_thread_to_message_count: truncateAt.messageIndex } : {}),
-      };
-      return run((signal, onFrame) => streamChat(orgId, documentId, request, signal, onFrame));
+      return post(last.text, last.options, truncateAt);
     },
-    [orgId, documentId, run],
+    [post],
   );
 
   /** Continues the paused turn; calls not listed as approved are rejected. */

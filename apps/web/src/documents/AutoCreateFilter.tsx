@@ -1,8 +1,6 @@
 import { useId } from 'react';
-import type { AutoCreateStatus } from '../api/types';
+import { AUTO_CREATE_STATUSES, type AutoCreateStatus, parseAutoCreateStatus } from '../api/types';
 import { autoCreateLabels } from './AutoCreateBadge';
-
-const statuses = Object.keys(autoCreateLabels) as AutoCreateStatus[];
 
 interface AutoCreateFilterProps {
   value: AutoCreateStatus | null;
@@ -20,11 +18,11 @@ export function AutoCreateFilter({ value, onChange }: AutoCreateFilterProps) {
       <select
         id={id}
         value={value ?? ''}
-        onChange={(event) => onChange(statuses.find((status) => status === event.target.value) ?? null)}
+        onChange={(event) => onChange(parseAutoCreateStatus(event.target.value))}
         className="rounded-md border border-slate-300 bg-white py-1.5 pr-8 pl-2 text-sm text-slate-900 shadow-xs focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none"
       >
         <option value="">Any</option>
-        {statuses.map((status) => (
+        {AUTO_CREATE_STATUSES.map((status) => (
           <option key={status} value={status}>
             {autoCreateLabels[status]}
           </option>

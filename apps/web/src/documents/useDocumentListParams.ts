@@ -1,14 +1,7 @@
 import { useSearchParams } from 'react-router';
 import type { DocumentListParams } from '../api/documents';
-import type { AutoCreateStatus } from '../api/types';
+import { parseAutoCreateStatus } from '../api/types';
 import { parseSkip } from '../lib/useNameListParams';
-
-const AUTO_CREATE_STATUSES: readonly AutoCreateStatus[] = ['pending', 'running', 'proposed', 'failed', 'accepted', 'rejected'];
-
-/** An unknown status in an old or hand-written link shows every document rather than an error. */
-function parseAutoCreateStatus(value: string | null): AutoCreateStatus | null {
-  return AUTO_CREATE_STATUSES.find((status) => status === value) ?? null;
-}
 
 /**
  * The page, name search, tag filter and auto-create filter of the documents list, kept in the URL so that a

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { getText } from '../api/client';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { ViewerToolbar } from './ViewerToolbar';
@@ -7,19 +8,11 @@ import { ViewerToolbar } from './ViewerToolbar';
 /** Larger files show their beginning; the whole file is a download away. */
 const MAX_CHARS = 2_000_000;
 
-async function fetchText(url: string): Promise<string> {
-  const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) {
-    throw new Error(`The server answered ${response.status} ${response.statusText}.`.replace(' .', '.'));
-  }
-  return response.text();
-}
-
 /** A text, Markdown or CSV file as it was uploaded. */
 export function TextFileViewer({ url, toolbarStart }: { url: string; toolbarStart?: ReactNode }) {
   const fileQuery = useQuery({
     queryKey: ['document-file', url],
-    queryFn: () => fetchText(url),
+    queryFn: () => getText(url),
     staleTime: Number.POSITIVE_INFINITY,
   });
   const text = fileQuery.data;
