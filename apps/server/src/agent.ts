@@ -18,6 +18,7 @@ export function createDocumentAgent(services: ToolContext['services'], llm: Mode
     tools: createDocumentToolRegistry(),
     turns: new TurnStore(services.db, config.turnTtlSeconds),
     services,
+    heartbeatMs: (config.turnHeartbeatSeconds * 1000) / 3,
   });
   return { engine, threads: new ThreadStore(services.db), events: new TurnEventLog(services.db) };
 }

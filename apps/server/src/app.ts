@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { sweepTurns } from '@docagent/agent';
 import {
   type AutoCreateScheduler,
   DatabaseBlobStore,
@@ -16,7 +17,9 @@ import { createDocumentAgent } from './agent.ts';
 import type { Config } from './config.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
-import { logRedaction, serializeRequest } from './http/logging.ts';
+import { registerInputHygiene } from './http/input-hygiene.ts';
+import { loggerOptions } from './http/logging.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
 import { accountRoutes } from './routes/account.ts';
 import { agentRunRoutes } from './routes/agent-runs.ts';
@@ -52,7 +55,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<ZodApp> {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: logRedaction, serializers: { req: serializeRequest } },
+    logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.maxBodyBytes,
     trustProxy: config.trustProxy,
     // Callers may bring their own request id (a proxy's, say); otherwise we make one.
@@ -67,7 +70,9 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerSecurityHeaders(app);
   registerErrorHandling(app);
+  registerInputHygiene(app);
 
   // DocRouter's SDK (axios with a default JSON content type) sends `Content-Type:
   // application/json` on bodiless DELETEs; FastAPI accepts that, so we do too.
@@ -79,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
+    // File names arrive whole, so the upload service refuses a path rather than busboy cutting it to its last part.
+    preservePath: true,
     // One past our own limits, so the upload service refuses first, with a message naming the file.
     limits: {
       fileSize: config.upload.maxFileBytes + 1,
@@ -114,10 +121,14 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     agent: createDocumentAgent({ db, documents, extraction }, options.llm, config),
     autoCreate: { db, scheduler: options.scheduler },
   };
-  // Paused turns nobody continued, and finished ones past their replay window, go.
-  const sweeper = setInterval(() => {
-    deps.agent.engine.sweepExpiredTurns().catch((error: Error) => app.log.warn({ err: error }, 'sweeping agent turns failed'));
-  }, 60_000).unref();
+  // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
+  // their replay window, go. At start too: a restart is when dead turns are found.
+  const sweep = () =>
+    void sweepTurns(deps.agent, config.turnHeartbeatSeconds)
+      .then(({ orphaned }) => orphaned > 0 && app.log.warn({ orphaned }, 'ended agent turns whose server had stopped'))
+      .catch((error: Error) => app.log.warn({ err: error }, 'sweeping agent turns failed'));
+  const sweeper = setInterval(sweep, Math.min(60, config.turnHeartbeatSeconds / 2) * 1000).unref();
+  app.addHook('onReady', async () => sweep());
   app.addHook('onClose', async () => clearInterval(sweeper));
   healthRoutes(app, deps);
   authRoutes(app, deps);

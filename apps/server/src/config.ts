@@ -31,6 +31,7 @@ const EnvSchema = z.object({
   DOCAGENT_LLM_JOB_RETRIES: z.coerce.number().int().min(0).max(20).default(2),
   DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
+  DOCAGENT_TURN_HEARTBEAT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   TURN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -67,6 +68,8 @@ export interface Config {
   turnTtlSeconds: number;
   /** The cap on one headless auto-create run. */
   autoCreateTimeoutMs: number;
+  /** A running agent turn whose process is silent this long (it died) is ended as failed. */
+  turnHeartbeatSeconds: number;
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -103,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     turnTtlSeconds: e.TURN_TTL_SECONDS,
     autoCreateTimeoutMs: e.DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS * 1000,
+    turnHeartbeatSeconds: e.DOCAGENT_TURN_HEARTBEAT_SECONDS,
   };
 }

@@ -1,6 +1,7 @@
 import { DomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
+import { loggerOptions } from './http/logging.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
 import { closeOnSignal } from './shutdown.ts';
@@ -17,7 +18,7 @@ export async function runWorker(config: Config): Promise<void> {
         'where the server already runs its workers (DOCAGENT_WORKERS).',
     );
   }
-  const log = pino({ level: config.logLevel });
+  const log = pino(loggerOptions(config.logLevel));
   const workers = Math.max(config.workers, 1);
   const database = await openDatabase(config.database, 'worker');
   try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { createPrompt, createSchema, createTag, getTag } from '@docagent/core';
 import { strictResponseFormat } from '@docagent/core/response-formats';
-import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
+import { type FakeLlmServer, type FakeReply, heldReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -363,6 +363,93 @@ test('threads keep the conversation and its working state for the next turn', as
   assert.equal((await get(`${base()}/threads/${threadId}`)).statusCode, 404);
 });
 
+describe('one turn at a time on a thread', () => {
+  test('twenty messages sent at once: one turn runs, the rest are refused naming it, and no message is lost', async () => {
+    const threadId = json<{ thread_id: string }>(await post(`${base()}/threads`, {})).thread_id;
+    const held = heldReply({ text: 'The one answer.' });
+    fake.setHandler((r) => (isAgentRequest(r) ? held.answer() : summaryOrExtraction(r)));
+    let answered = 0;
+    let nineteenAnswered: () => void = () => {};
+    const allButOne = new Promise<void>((resolve) => {
+      nineteenAnswered = resolve;
+    });
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      post(base(), { messages: [{ role: 'user', content: `message ${i}` }], thread_id: threadId }).then((res) => {
+        answered += 1;
+        if (answered === 19) nineteenAnswered();
+        return res;
+      }),
+    );
+    // The one turn that holds the thread waits in its model call until the other nineteen are answered.
+    await held.arrived;
+    await allButOne;
+    held.release();
+    const answers = await Promise.all(sends);
+    const ok = answers.filter((r) => r.statusCode === 200);
+    const busy = answers.filter((r) => r.statusCode === 409);
+    assert.equal(ok.length, 1, answers.map((r) => r.statusCode).join(','));
+    assert.equal(busy.length, 19);
+    for (const res of busy) assert.match(json<{ detail: string }>(res).detail, /has turn \w+, which is still running/);
+
+    const thread = json<{ messages: Array<{ role: string; content: unknown }> }>(await get(`${base()}/threads/${threadId}`));
+    const said = thread.messages.filter((m) => m.role === 'user').map((m) => m.content);
+    assert.equal(said.length, 1);
+    assert.equal(thread.messages.length, 2);
+    assert.equal(json<Turn>(ok[0] as (typeof answers)[number]).text, 'The one answer.');
+  });
+
+  test('a paused turn holds its thread until it is decided or stopped; stop ends it without running its calls', async () => {
+    const threadId = json<{ thread_id: string }>(await post(`${base()}/threads`, {})).thread_id;
+    fake.setHandler(() => ({ toolCalls: [{ name: 'create_tag', arguments: { name: 'held-tag' } }] }));
+    const paused = json<Turn>(await post(base(), { messages: [{ role: 'user', content: 'tag it' }], thread_id: threadId }));
+    assert.ok(paused.turn_id);
+
+    const blocked = await post(base(), { messages: [{ role: 'user', content: 'something else' }], thread_id: threadId });
+    assert.equal(blocked.statusCode, 409);
+    assert.match(json<{ detail: string }>(blocked).detail, new RegExp(`has turn ${paused.turn_id}, which waits for a decision`));
+
+    const stopped = await post(`${base()}/stop`, { turn_id: paused.turn_id });
+    assert.equal(stopped.statusCode, 200, stopped.body);
+    assert.equal(json<{ status: string }>(stopped).status, 'stopped');
+    const tags = await get(`/v0/orgs/${alice.org.id}/tags`);
+    assert.equal(
+      json<{ tags: Array<{ name: string }> }>(tags).tags.some((x) => x.name === 'held-tag'),
+      false,
+    );
+    // Followers of the turn see it end: after the frames of its pause come those of the stop.
+    const pauseFrames = framesOf((await get(`${base()}/turns/${paused.turn_id}/stream`)).body);
+    const afterPause = { 'last-event-id': String(pauseFrames.at(-1)?.id) };
+    const stopFrames = framesOf((await get(`${base()}/turns/${paused.turn_id}/stream`, alice.token, afterPause)).body);
+    assert.deepEqual(
+      stopFrames.map((f) => f.data.type),
+      ['turn_started', 'tool_result', 'round_executed', 'stopped', 'usage', 'done'],
+    );
+    assert.equal(stopFrames[1]?.data.decision, 'stopped');
+    const again = await post(`${base()}/stop`, { turn_id: paused.turn_id });
+    assert.equal(json<{ status: string }>(again).status, 'stopped');
+
+    fake.setHandler(() => ({ text: 'Going on.' }));
+    const next = await post(base(), { messages: [{ role: 'user', content: 'go on' }], thread_id: threadId });
+    assert.equal(next.statusCode, 200, next.body);
+    const thread = json<{ messages: Array<{ role: string }> }>(await get(`${base()}/threads/${threadId}`));
+    // tag it, the call, its "stopped" result, go on, the answer.
+    assert.deepEqual(
+      thread.messages.map((m) => m.role),
+      ['user', 'assistant', 'tool', 'user', 'assistant'],
+    );
+  });
+
+  test('stop on a finished turn says how it ended', async () => {
+    fake.setHandler(() => ({ text: 'Done.' }));
+    const threadId = json<{ thread_id: string }>(await post(`${base()}/threads`, {})).thread_id;
+    await post(base(), { messages: [{ role: 'user', content: 'hi' }], thread_id: threadId });
+    const runs = json<{ runs: Array<{ turn_id: string }> }>(await get(`/v0/orgs/${alice.org.id}/agent/runs?limit=1`)).runs;
+    const res = await post(`${base()}/stop`, { turn_id: runs[0]?.turn_id ?? '' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(json(res), { status: 'finished', detail: `Turn ${runs[0]?.turn_id} had already ended (finished).` });
+  });
+});
+
 describe('bad input', () => {
   test('tools lists 14 read-only and 13 read-write tools', async () => {
     const tools = json<{ read_only: string[]; read_write: string[] }>(await get(`${base()}/tools`));
@@ -408,9 +495,16 @@ describe('bad input', () => {
       404,
     );
 
+    // Deciding nothing is a mistake to point out, not a rejection of everything.
+    const undecided = await post(`${base()}/approve`, { turn_id: paused.turn_id, approvals: [] });
+    assert.equal(undecided.statusCode, 400);
+    const callId = paused.tool_calls?.[0]?.id ?? '';
+    assert.match(json<{ detail: string }>(undecided).detail, new RegExp(`approvals is empty.*create_tag \\(${callId}\\)`));
+
     fake.setHandler(() => ({ text: 'ok' }));
-    assert.equal((await post(`${base()}/approve`, { turn_id: paused.turn_id, approvals: [] })).statusCode, 200);
-    assert.equal((await post(`${base()}/approve`, { turn_id: paused.turn_id, approvals: [] })).statusCode, 409);
+    const reject = { turn_id: paused.turn_id, approvals: [{ call_id: callId, approved: false }] };
+    assert.equal((await post(`${base()}/approve`, reject)).statusCode, 200);
+    assert.equal((await post(`${base()}/approve`, reject)).statusCode, 409);
 
     const badMention = await post(base(), {
       messages: [{ role: 'user', content: 'hi' }],

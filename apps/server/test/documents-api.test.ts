@@ -173,11 +173,13 @@ describe('DocRouter-shaped JSON', () => {
     assert.deepEqual(file.rawPayload, bytes);
 
     const meta = json(await t.app.inject({ method: 'GET', url: `${base()}/ocr/download/metadata/${id}`, headers: as() }));
-    assert.deepEqual(keys(meta), ['n_pages', 'ocr_date', 'ocr_type']);
+    // DocRouter's three fields, and ours: characters dropped because the database cannot store them.
+    assert.deepEqual(keys(meta), ['n_pages', 'ocr_date', 'ocr_type', 'removed_characters']);
     assert.equal(meta.ocr_type, 'pdf_text');
+    assert.equal(meta.removed_characters, 0);
 
     const pages = json(await t.app.inject({ method: 'GET', url: `${base()}/ocr/download/json/${id}`, headers: as() }));
-    assert.deepEqual(keys(pages), ['document_id', 'n_pages', 'ocr_date', 'ocr_type', 'pages']);
+    assert.deepEqual(keys(pages), ['document_id', 'n_pages', 'ocr_date', 'ocr_type', 'pages', 'removed_characters']);
     const page = (pages.pages as Array<{ items: unknown[] }>)[0]!;
     assert.deepEqual(keys(page), ['engine', 'height', 'items', 'page', 'text', 'width']);
     assert.deepEqual(keys(page.items[0]), ['height', 'text', 'width', 'x', 'y']);

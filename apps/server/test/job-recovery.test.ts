@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import type { DatabaseTarget } from '@docagent/core';
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
@@ -63,6 +64,15 @@ async function waitForState(access: ReturnType<typeof firstStartAccess>, id: str
 async function assertScannedText(access: ReturnType<typeof firstStartAccess>, id: string): Promise<void> {
   const text = (await (await fetch(`${access.base}/ocr/download/text/${id}`, { headers: access.headers })).text()).toLowerCase();
   assert.ok(text.includes(scanned.expected[0]!.toLowerCase()), `the OCR text holds "${scanned.expected[0]}"`);
+}
+
+/** A server's environment with the fake provider as its only model provider, one worker and no retries. */
+function fakeProviderEnv(target: DatabaseTarget, fakeUrl: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = envFor(target);
+  for (const key of Object.keys(env)) {
+    if (/_(API_KEY|BASE_URL|MODELS)$/.test(key)) delete env[key];
+  }
+  return { ...env, DOCAGENT_WORKERS: '1', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fakeUrl, LLM_MAX_RETRIES: '0', ...extra };
 }
 
 const kill = async (server: ServerProcess) => {
@@ -162,17 +172,7 @@ test(`a server killed in the middle of an auto-create run runs it again after a 
     }
   });
   const { target, drop } = await createTestDatabaseTarget({ dataDir: join(dir, 'data-auto-create') });
-  const env = envFor(target);
-  for (const key of Object.keys(env)) {
-    if (/_(API_KEY|BASE_URL|MODELS)$/.test(key)) delete env[key];
-  }
-  Object.assign(env, {
-    DOCAGENT_WORKERS: '1',
-    DOCAGENT_JOB_HEARTBEAT_SECONDS: '10',
-    OPENAI_API_KEY: 'sk-test',
-    OPENAI_BASE_URL: fake.baseUrl,
-    LLM_MAX_RETRIES: '0',
-  });
+  const env = fakeProviderEnv(target, fake.baseUrl, { DOCAGENT_JOB_HEARTBEAT_SECONDS: '10' });
   const first = await startServer(env);
   const access = firstStartAccess(first);
   try {
@@ -220,6 +220,91 @@ test(`a server killed in the middle of an auto-create run runs it again after a 
     }
   } finally {
     extraction.release();
+    await kill(first);
+    await fake.close();
+    await drop();
+  }
+});
+
+test(`a turn whose server was killed ends failed after a restart; its stream ends and its thread keeps the finished steps (${testDatabaseKind()})`, async () => {
+  const fake = await startFakeLlm();
+  const secondStep = heldReply({ text: 'never sent' });
+  fake.setHandler(async (request): Promise<FakeReply> => {
+    if (!request.body?.tools) return { text: JSON.stringify({ summary: 'x' }) };
+    // A finished step (a read-only call that runs and is saved), then the server dies in the next.
+    return outputsOfTurn(request).length === 0 ? { toolCalls: [{ name: 'get_ocr_text', arguments: {} }] } : secondStep.answer();
+  });
+  const { target, drop } = await createTestDatabaseTarget({ dataDir: join(dir, 'data-turn') });
+  const env = fakeProviderEnv(target, fake.baseUrl, { DOCAGENT_TURN_HEARTBEAT_SECONDS: '2' });
+  const first = await startServer(env);
+  const access = firstStartAccess(first);
+  try {
+    const id = await upload(access, 'invoice.txt', Buffer.from('INVOICE 2024-117\nTotal due: 1,250.00 EUR'));
+    await waitForState(access, id, ['llm_completed', 'llm_failed']);
+    const chat = `${access.base}/documents/${id}/chat`;
+    const thread = (await (await fetch(`${chat}/threads`, { method: 'POST', headers: access.headers, body: '{}' })).json()) as {
+      thread_id: string;
+    };
+    const turn = await fetch(chat, {
+      method: 'POST',
+      headers: access.headers,
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'read it' }], thread_id: thread.thread_id, stream: true }),
+    });
+    const reader = turn.body!.getReader();
+    const firstFrame = new TextDecoder().decode((await reader.read()).value);
+    const turnId = /"turn_id":"(\w+)"/.exec(firstFrame)?.[1];
+    assert.ok(turnId, firstFrame);
+    await secondStep.arrived;
+    await kill(first);
+    await reader.cancel().catch(() => {});
+
+    const second = await startServer(env);
+    const restarted = { ...access, base: access.base.replace(first.url, second.url) };
+    const chatAgain = `${restarted.base}/documents/${id}/chat`;
+    try {
+      // Following the turn replays its frames and ends with an error once the turn is found dead.
+      const followed = await (await fetch(`${chatAgain}/turns/${turnId}/stream`, { headers: access.headers })).text();
+      const frames = [...followed.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { type: string; error?: string });
+      assert.equal(frames[0]?.type, 'turn_started');
+      assert.equal(frames.at(-1)?.type, 'error');
+      assert.match(frames.at(-1)?.error ?? '', /server running this turn stopped/);
+
+      const stop = await fetch(`${chatAgain}/stop`, {
+        method: 'POST',
+        headers: access.headers,
+        body: JSON.stringify({ turn_id: turnId }),
+      });
+      const stopped = (await stop.json()) as { status: string; detail: string };
+      assert.equal(stopped.status, 'failed');
+      assert.match(stopped.detail, /server running this turn stopped/);
+
+      const kept = (await (await fetch(`${chatAgain}/threads/${thread.thread_id}`, { headers: access.headers })).json()) as {
+        messages: Array<{ role: string }>;
+      };
+      assert.deepEqual(
+        kept.messages.map((m) => m.role),
+        ['user', 'assistant', 'tool'],
+      );
+      const runs = (await (await fetch(`${restarted.base}/agent/runs`, { headers: access.headers })).json()) as {
+        runs: Array<{ turn_id: string; status: string; tool_calls: unknown[] }>;
+      };
+      const record = runs.runs.find((r) => r.turn_id === turnId);
+      assert.equal(record?.status, 'failed');
+      assert.equal(record?.tool_calls.length, 1);
+
+      // The thread is free again.
+      fake.setHandler(() => ({ text: 'Back.' }));
+      const next = await fetch(chatAgain, {
+        method: 'POST',
+        headers: access.headers,
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'again' }], thread_id: thread.thread_id }),
+      });
+      assert.equal(next.status, 200, await next.clone().text());
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    secondStep.release();
     await kill(first);
     await fake.close();
     await drop();

@@ -215,8 +215,7 @@ describe('llm run and result', () => {
       404,
     );
     assert.equal((await asBob('GET', `${base(bob.org.id)}/llm/result/${docId}`)).statusCode, 404);
-    assert.equal((await asBob('GET', `${base(bob.org.id)}/llm/results/${docId}`)).statusCode, 200);
-    assert.deepEqual(json<{ results: unknown[] }>(await asBob('GET', `${base(bob.org.id)}/llm/results/${docId}`)).results, []);
+    assert.equal((await asBob('GET', `${base(bob.org.id)}/llm/results/${docId}`)).statusCode, 404);
   });
 
   test('provider failures and a reached limit are clear errors that store nothing', async () => {
@@ -285,7 +284,7 @@ describe('models and settings', () => {
     );
   });
 
-  test('only admins change settings; provider keys are stored but only a preview is ever shown', async () => {
+  test('only admins change settings; provider keys are stored, only a preview is ever shown, and only to admins', async () => {
     const asUser = await call('PUT', `${base()}/llm/settings`, { monthly_limit_usd: 10 }, carolInAlice);
     assert.equal(asUser.statusCode, 403);
     const key = 'mistral-key-0123456789abcdef';
@@ -293,10 +292,15 @@ describe('models and settings', () => {
     assert.equal(set.statusCode, 200, set.body);
     assert.doesNotMatch(set.body, /0123456789abcdef/);
     const settings = json<{
-      providers: Array<{ name: string; configured: boolean; key_source: string; api_key_preview: string }>;
+      providers: Array<{ name: string; configured: boolean; key_source: string; api_key_preview: string | null }>;
     }>(await call('GET', `${base()}/llm/settings`));
     const mistral = settings.providers.find((p) => p.name === 'mistral');
     assert.deepEqual([mistral?.configured, mistral?.key_source, mistral?.api_key_preview], [true, 'organization', 'mis…cdef']);
+    const asMember = await call('GET', `${base()}/llm/settings`, undefined, carolInAlice);
+    assert.equal(asMember.statusCode, 200, asMember.body);
+    assert.doesNotMatch(asMember.body, /mis…cdef/, 'members who are not admins see no key preview');
+    const memberView = json<typeof settings>(asMember).providers.find((p) => p.name === 'mistral');
+    assert.deepEqual([memberView?.configured, memberView?.key_source, memberView?.api_key_preview], [true, 'organization', null]);
     const models = json<{ models: string[] }>(await call('GET', `${base()}/llm/models`)).models;
     assert.ok(models.includes('mistral:mistral-small-latest'));
     assert.ok(

@@ -156,6 +156,7 @@ function engineWith(gateway: LlmGateway, turnStore = new TurnStore(database.db, 
     llm: gateway,
     tools,
     turns: turnStore,
+    heartbeatMs: 10_000,
     services: {
       db: database.db,
       documents: {
@@ -403,7 +404,7 @@ describe('react loop', () => {
     const running = engine.start({ access: access(), documentId, messages: user('long') }, async (e) => {
       events.push(e);
       if (e.type === 'turn_started') turnId = e.turn_id;
-      if (e.type === 'assistant_text_chunk') await engine.stop(turnId, access());
+      if (e.type === 'assistant_text_chunk') await engine.stop(turnId, access(), () => {});
     });
     const result = (await running) as { stopped: string };
     assert.equal(result.stopped, 'user');
@@ -429,7 +430,7 @@ describe('react loop', () => {
     const result = (await engine.start({ access: access(), documentId, messages: user('slow') }, async (e) => {
       events.push(e);
       if (e.type === 'turn_started') turnId = e.turn_id;
-      if (e.type === 'tool_calls') setImmediate(() => void engine.stop(turnId, access()));
+      if (e.type === 'tool_calls') setImmediate(() => void engine.stop(turnId, access(), () => {}));
     })) as { stopped: string };
     assert.equal(result.stopped, 'user');
     assert.deepEqual(ran, ['slow_thing']);

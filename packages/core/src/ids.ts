@@ -10,3 +10,8 @@ export function newId(): string {
     .padStart(8, '0');
   return time + randomBytes(8).toString('hex');
 }
+
+const ID = /^[0-9a-f]{24}$/;
+
+/** Whether `value` has the shape `newId` makes; anything else names nothing of ours. */
+export const isId = (value: string): boolean => ID.test(value);

@@ -37,6 +37,7 @@ export * from './llm/usage.ts';
 export * from './prompts/prompts.ts';
 export * from './schemas/schema-validation.ts';
 export * from './schemas/schemas.ts';
+export * from './scrub-errors.ts';
 export * from './storage/blob-store.ts';
 export * from './tags/tags.ts';
 export * from './text/extract-text.ts';

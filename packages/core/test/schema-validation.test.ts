@@ -234,6 +234,22 @@ describe('validateResponseFormat', () => {
     assertProblem(problems, 'json_schema.schema.properties.code.pattern', 'is not a valid regular expression');
   });
 
+  test('patterns RE2 cannot run (lookaround, backreferences) are refused at their path', () => {
+    const problems = problemsOf(
+      withSchema(
+        object({
+          code: { type: 'string', pattern: '^(?=.*\\d)[a-z0-9]+$' },
+          pair: { type: 'string', pattern: '^(?<c>a)\\k<c>$' },
+          items: { type: 'array', items: { type: 'string', pattern: '(a)\\1' } },
+        }),
+      ),
+    );
+    const noLookaround = 'patterns run on a linear-time engine (RE2), which has no lookahead, lookbehind or backreferences';
+    assertProblem(problems, 'json_schema.schema.properties.code.pattern', noLookaround);
+    assertProblem(problems, 'json_schema.schema.properties.pair.pattern', noLookaround);
+    assertProblem(problems, 'json_schema.schema.properties.items.items.pattern', noLookaround);
+  });
+
   describe('limits', () => {
     test('a 1 MB schema is refused by size', () => {
       const schema = object({ a: { type: 'string', description: 'x'.repeat(1024 * 1024) } });
@@ -273,6 +289,28 @@ describe('validateResponseFormat', () => {
 
 describe('validateAgainstSchema', () => {
   const data = () => ({ invoice_number: 'INV-1', total: 12.5, line_items: [{ description: 'Pens', amount: 12.5 }] });
+
+  test('a pattern with nested quantifiers runs in linear time on a long value', () => {
+    // On the backtracking engine this check would not finish: the test hanging is the failure.
+    const result = validateResponseFormat(withSchema(object({ code: { type: 'string', pattern: '^(a+)+$' } })));
+    assert.ok(result.valid, JSON.stringify(result));
+    assert.deepEqual(validateAgainstSchema(result.responseFormat, { code: `${'a'.repeat(50_000)}!` }), {
+      valid: false,
+      errors: [{ path: 'code', message: 'must match pattern "^(a+)+$"' }],
+    });
+    assert.deepEqual(validateAgainstSchema(result.responseFormat, { code: 'a'.repeat(50_000) }), { valid: true, errors: [] });
+  });
+
+  test('patterns keep their ECMAScript meaning: escapes, classes, named groups, anchors', () => {
+    const format = validateResponseFormat(
+      withSchema(object({ code: { type: 'string', pattern: '^(?<cc>[A-Z]{2})-\\d{3}\\u00e9/x$' } })),
+    );
+    assert.ok(format.valid, JSON.stringify(format));
+    assert.equal(validateAgainstSchema(format.responseFormat, { code: 'FR-123é/x' }).valid, true);
+    for (const code of ['fr-123é/x', 'FR-12é/x', 'FR-123e/x', 'xFR-123é/x', 'FR-123é/xy']) {
+      assert.equal(validateAgainstSchema(format.responseFormat, { code }).valid, false, code);
+    }
+  });
 
   test('valid data', () => {
     assert.deepEqual(validateAgainstSchema(validInvoice(), data()), { valid: true, errors: [] });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isDomainError, migrateDatabase, openDatabase } from '@docagent/core';
+import { failureMessage, isDomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { loadConfig } from '../config.ts';
 import { serve } from '../serve.ts';
 import { runWorker } from '../worker.ts';
@@ -97,7 +97,8 @@ export async function main(argv: string[]): Promise<void> {
     } else if (isDomainError(error)) {
       fail(error.kind === 'unavailable' ? EXIT.unavailable : EXIT.failed, error.message);
     } else {
-      fail(EXIT.failed, (error as Error).message);
+      // A failed statement's values (a password hash, an email) stay out of the terminal and its logs.
+      fail(EXIT.failed, failureMessage(error));
     }
   }
 }

@@ -23,6 +23,24 @@ export interface ErrorBody {
   errors?: Array<{ path: string; message: string }>;
 }
 
+/**
+ * A malformed multipart body, as @fastify/busboy reports it: plain Errors with no code or
+ * status, so their messages are all there is to recognize them by.
+ */
+function describeMalformedMultipart(error: Error): string | undefined {
+  const { message } = error;
+  if (message === 'Multipart: Boundary not found') {
+    return 'The multipart/form-data Content-Type has no boundary parameter; let your HTTP client build the form (it adds one).';
+  }
+  if (message.startsWith('The needle cannot')) {
+    return 'The multipart boundary is too long (RFC 2046 allows at most 70 characters); let your HTTP client build the form.';
+  }
+  if (/unexpected end of multipart data$/i.test(message)) {
+    return 'The multipart body ended before its closing boundary (a part is unterminated or the upload was cut); send the whole form again.';
+  }
+  return undefined;
+}
+
 function describeValidation(error: FastifyError): string {
   const where = error.validationContext ?? 'body';
   const issues = (error.validation ?? []).map((v) => {
@@ -53,6 +71,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.code(500).send({ detail: 'Internal error. The request id is in the x-request-id header.', code: 'internal' });
+    }
+    const malformedMultipart = describeMalformedMultipart(error);
+    if (malformedMultipart) {
+      return reply.code(400).send({ detail: malformedMultipart, code: 'invalid_input' } satisfies ErrorBody);
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -1,4 +1,6 @@
+import { withoutUserContent } from '@docagent/core';
 import type { FastifyRequest } from 'fastify';
+import { type LoggerOptions, stdSerializers } from 'pino';
 
 /** Header paths pino replaces before a log line is written. */
 export const logRedaction = {
@@ -17,3 +19,21 @@ export function serializeRequest(request: FastifyRequest) {
     remoteAddress: request.ip,
   };
 }
+
+/**
+ * Errors as logged, their causes too: a failed statement keeps its SQL text and the database's
+ * message, never the values it was given (a conversation, a document's text, a preference); a
+ * failed provider call never its request body.
+ */
+export const serializeError = (error: Error) => stdSerializers.err(withoutUserContent(error));
+
+/**
+ * The configuration of every logger of ours: the server's (fastify) and the worker's. Request
+ * bodies are never logged: the request serializer takes the method, URL and addresses only.
+ */
+export const loggerOptions = (level: string) =>
+  ({
+    level,
+    redact: logRedaction,
+    serializers: { req: serializeRequest, err: serializeError },
+  }) satisfies LoggerOptions;

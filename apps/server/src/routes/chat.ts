@@ -1,4 +1,4 @@
-import { approveChat, type FrameSink, startChat, type TurnResult } from '@docagent/agent';
+import { approveChat, type FrameSink, startChat, stopChat, type TurnResult } from '@docagent/agent';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
@@ -163,17 +163,18 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
     `${base}/stop`,
     {
       schema: {
-        summary: 'Stop a running turn (its in-flight model call is aborted; finished steps are kept)',
+        summary:
+          'Stop a turn: a running one at its next safe point (its in-flight model call is aborted; finished steps are kept), a paused one at once; an ended one says how it ended',
         tags: ['chat'],
         params: DocParams,
         body: z.strictObject({ turn_id: id }),
-        response: { 200: z.object({ status: z.literal('stopping') }), ...errors },
+        response: {
+          200: z.object({ status: z.enum(['stopping', 'stopped', 'finished', 'failed']), detail: z.string() }),
+          ...errors,
+        },
       },
     },
-    async (request) => {
-      await agent.engine.stop(request.body.turn_id, orgOf(request));
-      return { status: 'stopping' as const };
-    },
+    async (request) => stopChat(agent, orgOf(request), request.body.turn_id),
   );
 
   app.get(

@@ -78,10 +78,14 @@ export const TextMetadataSchema = z.object({
   n_pages: z.number(),
   ocr_date: z.string().nullable(),
   ocr_type: z.string().nullable(),
+  removed_characters: z
+    .number()
+    .describe('Characters dropped from the text because they cannot be stored: NUL and unpaired UTF-16 surrogates'),
 });
 
 export const toTextMetadata = (m: TextMetadata): z.infer<typeof TextMetadataSchema> => ({
   n_pages: m.pageCount,
   ocr_date: isoOrNull(m.extractedAt),
   ocr_type: m.engine,
+  removed_characters: m.removedCharacters,
 });

@@ -11,6 +11,7 @@ import {
 } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
+import { storedFileHeaders } from '../http/security-headers.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
 import {
   DocumentSchema,
@@ -43,10 +44,6 @@ async function collect(content: AsyncIterable<Uint8Array>): Promise<Buffer> {
   for await (const part of content) parts.push(part);
   return Buffer.concat(parts);
 }
-
-/** RFC 6266 header that keeps a non-ASCII file name intact. */
-const contentDisposition = (name: string) =>
-  `inline; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export function documentRoutes(app: ZodApp, { config, documents: services }: RouteDeps): void {
   const { db } = services;
@@ -169,7 +166,7 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
       return reply
         .type(document.mimeType)
         .header('content-length', document.sizeBytes)
-        .header('content-disposition', contentDisposition(document.name))
+        .headers(storedFileHeaders(document.name, document.kind))
         .send(Readable.from(content));
     },
   );

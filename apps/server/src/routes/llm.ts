@@ -71,7 +71,10 @@ const ProviderSchema = z.object({
   label: z.string(),
   configured: z.boolean(),
   key_source: z.enum(['organization', 'environment', 'none']),
-  api_key_preview: z.string().nullable(),
+  api_key_preview: z
+    .string()
+    .nullable()
+    .describe("The start and end of the organization's stored key; null for members who are not admins"),
   base_url: z.string().nullable(),
   api_key_env: z.string().nullable(),
   base_url_env: z.string(),
@@ -245,7 +248,7 @@ export function llmRoutes(app: ZodApp, { extraction }: RouteDeps): void {
         response: { 200: SettingsBodySchema, ...errors },
       },
     },
-    async (request) => settingsBody(await describeLlmSettings(llm, orgOf(request).orgId)),
+    async (request) => settingsBody(await describeLlmSettings(llm, orgOf(request))),
   );
 
   app.put(

@@ -1,6 +1,7 @@
 import { invalidInput, type UploadFile } from '@docagent/core';
 import type { Multipart } from '@fastify/multipart';
 import { z } from 'zod';
+import { checkStorable } from '../http/input-hygiene.ts';
 
 /** How upload requests carry files, turned into the service's `UploadFile`s. */
 
@@ -62,6 +63,7 @@ function parseMetadataField(value: string): Record<string, string> {
   }
   const result = z.record(z.string(), z.string()).safeParse(parsed);
   if (!result.success) throw invalidInput('The metadata field must be a JSON object of strings, e.g. {"source":"email"}.');
+  checkStorable(result.data, 'metadata');
   return result.data;
 }
 
@@ -94,6 +96,7 @@ export async function* filesFromMultipart(parts: AsyncIterableIterator<Multipart
     }
     if (sawFile) throw invalidInput(`Send the ${part.fieldname} field before the files it applies to.`);
     const value = String(part.value);
+    checkStorable(value, part.fieldname);
     if (part.fieldname === 'tag_ids') tagIds = parseTagIds(value);
     else if (part.fieldname === 'metadata') metadata = parseMetadataField(value);
     else autoCreate = parseAutoCreateField(value);

@@ -6,7 +6,7 @@ import { buildSampleCorpus } from '@docagent/core/sample-corpus';
 import { testDatabaseKind } from '@docagent/core/testing';
 import { type FakeReply, heldReply, type RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, type BrowserProblem, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
+import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema, systemText } from './responses-requests.ts';
 
@@ -126,7 +126,7 @@ test(`the document page and its agent panel: approvals, edits, extraction, stop,
   await runScenario(app.browser, 'agent-panel', { width: 1280, height: 800 }, scenario);
 });
 
-async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
+async function scenario(page: Page): Promise<void> {
   await signInFirstTime(page, app.server);
   const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
   assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
@@ -318,6 +318,4 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   await assertFits(page, '1920×1080');
   await pdfPage.and(page.locator('[aria-busy="false"]')).waitFor();
   await page.screenshot({ path: join(ARTIFACTS, `agent-panel-1920x1080-${testDatabaseKind()}.png`) });
-
-  assert.deepEqual(problems, [], 'no console errors or page errors');
 }

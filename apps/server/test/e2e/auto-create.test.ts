@@ -6,7 +6,7 @@ import { buildSampleCorpus } from '@docagent/core/sample-corpus';
 import { testDatabaseKind } from '@docagent/core/testing';
 import type { FakeReply, RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, type BrowserProblem, EXTRACTION_TIMEOUT_MS, runScenario, signInFirstTime, textOf } from './browser.ts';
+import { ARTIFACTS, api, EXTRACTION_TIMEOUT_MS, runScenario, signInFirstTime, textOf } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema } from './responses-requests.ts';
 
@@ -33,18 +33,25 @@ const invoiceSchema = strictResponseFormat({
   total: { type: 'number', description: 'Amount due' },
 });
 
-/** The headless run: schema, prompt, extraction, then its summary; no refinement round. */
-function headlessReply(outputs: string[]): FakeReply {
+/**
+ * The headless run: schema, prompt, extraction, then its summary; no refinement round. A run may
+ * create only under new names (not version a schema another run made), so the receipt's run, like
+ * a model told so, names its own after its document.
+ */
+function headlessReply(outputs: string[], documentName: string): FakeReply {
+  const suffix = documentName === 'invoice.pdf' ? '' : ` (${documentName})`;
   switch (outputs.length) {
     case 0:
-      return { toolCalls: [{ name: 'create_schema', arguments: { name: SCHEMA_NAME, response_format: invoiceSchema } }] };
+      return {
+        toolCalls: [{ name: 'create_schema', arguments: { name: `${SCHEMA_NAME}${suffix}`, response_format: invoiceSchema } }],
+      };
     case 1:
       return {
         toolCalls: [
           {
             name: 'create_prompt',
             arguments: {
-              name: PROMPT_NAME,
+              name: `${PROMPT_NAME}${suffix}`,
               content: 'Extract the invoice number and the total due.',
               schema_id: idIn(outputs, 'schema_id'),
             },
@@ -73,7 +80,9 @@ async function handle(request: RecordedRequest): Promise<FakeReply> {
   }
   const asked = lastUserText(request);
   const outputs = outputsOfTurn(request);
-  if (asked.includes(AUTO_CREATE_INSTRUCTION)) return headlessReply(outputs);
+  if (asked.includes(AUTO_CREATE_INSTRUCTION)) {
+    return headlessReply(outputs, /Current document: \\"([^"\\]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '');
+  }
   if (asked.includes(CHANGE_TOTAL)) return refineReply(outputs);
   return { text: 'I do not know that one.' };
 }
@@ -118,7 +127,7 @@ test(`auto-create on upload: the proposal, refined in chat and accepted (${testD
   await runScenario(app.browser, 'auto-create', { width: 1280, height: 800 }, scenario);
 });
 
-async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
+async function scenario(page: Page): Promise<void> {
   await signInFirstTime(page, app.server);
   const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
   assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
@@ -284,6 +293,4 @@ async function scenario(page: Page, problems: BrowserProblem[]): Promise<void> {
   await banner.getByRole('button', { name: 'Reject' }).waitFor({ timeout: EXTRACTION_TIMEOUT_MS });
   const proposedAgain = await api<Doc>(page, 'GET', `${org}/documents/${receiptId}?include_content=false`);
   assert.equal(proposedAgain.auto_create_status, 'proposed');
-
-  assert.deepEqual(problems, [], 'no console errors or page errors');
 }

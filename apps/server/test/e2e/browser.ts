@@ -61,14 +61,41 @@ export interface BrowserProblem {
   url: string;
 }
 
-/** Records console errors and uncaught page errors from now on. */
-export function watchBrowserProblems(page: Page): BrowserProblem[] {
-  const problems: BrowserProblem[] = [];
+/**
+ * Chromium logs some Content-Security-Policy violations to the console but not all (a refused
+ * WebAssembly compile, say), and none in workers, where pdf.js then quietly falls back: this makes
+ * each one a console error.
+ */
+const REPORT_CSP_VIOLATIONS = `self.addEventListener('securitypolicyviolation', (event) => console.error(
+  'Content-Security-Policy violation: ' + event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline code') +
+  ' in ' + event.sourceFile + ':' + event.lineNumber));`;
+
+/** What went wrong in a page: console errors, Content-Security-Policy violations among them, and uncaught errors. */
+export interface BrowserProblems {
+  /** Failures the test causes on purpose (a request it expects to be refused): they do not count. */
+  allow(matches: (problem: BrowserProblem) => boolean): void;
+  /** Fails on any problem so far that is not allowed. */
+  assertNone(): void;
+}
+
+/** Records the page's problems from now on, its workers' included. */
+export async function watchBrowserProblems(page: Page): Promise<BrowserProblems> {
+  const seen: BrowserProblem[] = [];
+  const allowed: Array<(problem: BrowserProblem) => boolean> = [];
+  await page.addInitScript(REPORT_CSP_VIOLATIONS);
+  // A worker's console messages come to the page's. One that ends before it is watched has nothing left to report.
+  page.on('worker', (worker) => void worker.evaluate(REPORT_CSP_VIOLATIONS).catch(() => undefined));
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push({ kind: 'console', text: message.text(), url: message.location().url });
+    if (message.type() === 'error') seen.push({ kind: 'console', text: message.text(), url: message.location().url });
   });
-  page.on('pageerror', (error) => problems.push({ kind: 'page', text: error.stack ?? error.message, url: '' }));
-  return problems;
+  page.on('pageerror', (error) => seen.push({ kind: 'page', text: error.stack ?? error.message, url: '' }));
+  return {
+    allow: (matches) => allowed.push(matches),
+    assertNone() {
+      const unexpected = seen.filter((problem) => !allowed.some((matches) => matches(problem)));
+      assert.deepEqual(unexpected, [], 'no console errors, page errors or Content-Security-Policy violations');
+    },
+  };
 }
 
 export const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
@@ -105,21 +132,22 @@ export async function waitForPrompts(page: Page, documentPath: string): Promise<
 export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 /**
- * Runs a scenario on a new page of that size, watching for console errors; when it fails, a
- * full-page screenshot `<name>-failure-<database>.png` is left in ARTIFACTS.
+ * Runs a scenario on a new page of that size, and fails it on any browser problem it did not
+ * allow; when it fails, a full-page screenshot `<name>-failure-<database>.png` is left in ARTIFACTS.
  */
 export async function runScenario(
   browser: Browser,
   name: string,
   viewport: { width: number; height: number },
-  scenario: (page: Page, problems: BrowserProblem[]) => Promise<void>,
+  scenario: (page: Page, problems: BrowserProblems) => Promise<void>,
 ): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(30_000);
-  const problems = watchBrowserProblems(page);
+  const problems = await watchBrowserProblems(page);
   try {
     await scenario(page, problems);
+    problems.assertNone();
   } catch (error) {
     await page.screenshot({ path: join(ARTIFACTS, `${name}-failure-${testDatabaseKind()}.png`), fullPage: true });
     throw error;

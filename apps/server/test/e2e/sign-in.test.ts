@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { firstStartCredentials, launchBrowser, replaceOneTimePassword } from './browser.ts';
+import { type BrowserProblems, firstStartCredentials, launchBrowser, replaceOneTimePassword, runScenario } from './browser.ts';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -28,11 +28,17 @@ after(async () => {
 });
 
 test(`the printed first-start credentials sign in, and the web app creates a working API token (${testDatabaseKind()})`, async () => {
-  const { loginUrl, password } = firstStartCredentials(server);
+  await runScenario(browser, 'sign-in', { width: 1280, height: 720 }, signInAndCreateToken);
+});
 
-  const page = await browser.newPage();
+async function signInAndCreateToken(page: Page, problems: BrowserProblems): Promise<void> {
+  const { loginUrl, password } = firstStartCredentials(server);
   await page.goto(loginUrl);
   assert.equal(await page.getByLabel('Email').inputValue(), 'admin@docagent.local', 'the link fills in the email');
+  // The wrong password is the only failed request.
+  problems.allow(
+    (problem) => problem.kind === 'console' && problem.url.endsWith('/v0/auth/login') && /status of 401/.test(problem.text),
+  );
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByText('Invalid credentials').waitFor();
@@ -69,4 +75,4 @@ test(`the printed first-start credentials sign in, and the web app creates a wor
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   await page.reload();
   assert.ok(new URL(page.url()).pathname.startsWith('/login'), 'signed out stays signed out after a reload');
-});
+}

@@ -1,11 +1,25 @@
 import Markdown, { defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { isLoadableImageSource } from './markdownImages';
 import { ResourceLink } from './ResourceLink';
 import { isResourceHref } from './resourceLinks';
 
 /** Keeps the agent's resource links (schema:, prompt:, tag:, document:), which the default would strip. */
 function urlTransform(url: string): string {
   return isResourceHref(url) ? url : defaultUrlTransform(url);
+}
+
+/** An image that is not loaded (see isLoadableImageSource): its address instead of its pixels. */
+function UnloadedImage({ src, alt }: { src: string; alt: string }) {
+  return (
+    <span
+      title="Images from other sites are not loaded"
+      className="inline-block rounded border border-dashed border-slate-300 px-1.5 py-0.5 text-xs text-slate-600"
+    >
+      Image {alt === '' ? '' : `“${alt}” `}not loaded{src === '' ? '' : ': '}
+      <span className="font-mono break-all">{src}</span>
+    </span>
+  );
 }
 
 /** The agent's Markdown: GitHub tables, code, and links to the organization's schemas, prompts, tags and documents. */
@@ -21,6 +35,14 @@ export function ChatMarkdown({ text, orgId }: { text: string; orgId: string }) {
               {children}
             </ResourceLink>
           ),
+          img: ({ src, alt }) => {
+            const url = typeof src === 'string' ? src : '';
+            return isLoadableImageSource(url, window.location.origin) ? (
+              <img src={url} alt={alt ?? ''} className="max-w-full" />
+            ) : (
+              <UnloadedImage src={url} alt={alt ?? ''} />
+            );
+          },
           table: ({ children }) => (
             <div className="overflow-x-auto">
               <table>{children}</table>

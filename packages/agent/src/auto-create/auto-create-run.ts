@@ -13,6 +13,7 @@ import {
   proposeAutoCreate,
 } from '@docagent/core';
 import type { AgentEngine } from '../engine/agent-engine.ts';
+import type { DeclaredWrite } from '../engine/decision.ts';
 import type { AgentEvent } from '../engine/events.ts';
 
 /** The fixed first message of the headless run (seed 000 section 4.2). */
@@ -33,6 +34,20 @@ export const NO_PROVIDER_MESSAGE =
   'Configure one (an API key in the environment or in the organization LLM settings), then start auto-create again ("Try now" in the agent panel).';
 
 const SCHEMA_TOOLS = new Set(['create_schema', 'update_schema']);
+
+/**
+ * The writes the run may make, and no others: its document's text may ask for anything, and
+ * nobody is watching. New schemas and prompts (a name already taken by someone else's would
+ * version theirs), changes to what it created, and extraction on its own document.
+ */
+export const AUTO_CREATE_WRITES: DeclaredWrite[] = [
+  { tool: 'create_schema', target: 'own' },
+  { tool: 'update_schema', target: 'own' },
+  { tool: 'create_prompt', target: 'own' },
+  { tool: 'update_prompt', target: 'own' },
+  { tool: 'run_extraction', target: 'subject' },
+  { tool: 'update_extraction_field', target: 'subject' },
+];
 
 export interface AutoCreateRunOptions {
   /** The cap on a whole run; past it the run is stopped and, without an extraction yet, fails. */
@@ -75,7 +90,8 @@ class RunWatch {
         this.providerError = event.error;
         return;
       case 'tool_result':
-        if (SCHEMA_TOOLS.has(event.name) && !event.success) {
+        // A denied call is not an invalid schema: the model is told what it may do instead.
+        if (SCHEMA_TOOLS.has(event.name) && !event.success && event.decision !== 'denied') {
           this.schemaFailures += 1;
           this.lastSchemaError = event.error ?? '';
           if (this.schemaFailures >= AUTO_CREATE_SCHEMA_ATTEMPTS) this.stop('schema_invalid');
@@ -100,8 +116,8 @@ class RunWatch {
 
 /**
  * The headless auto-create run (seed 000 section 4): the document agent with its usual tools and
- * system message, everything auto-approved, the fixed instruction, the organization's auto-create
- * model. It acts under a name of its own (`autoCreateActor`), so each schema and prompt revision it
+ * system message, its declared writes allowed and every other write denied, the fixed instruction,
+ * the organization's auto-create model. It acts under a name of its own (`autoCreateActor`), so each schema and prompt revision it
  * writes says in itself which run made it. That makes the run idempotent per document: every
  * attempt starts by deleting what earlier attempts made, and a failure deletes what this one made.
  */
@@ -143,7 +159,7 @@ export class AutoCreateRun implements AutoCreateRunner {
           messages: [{ role: 'user', content: AUTO_CREATE_INSTRUCTION }],
           model: autoCreateModel,
           maxSteps: MAX_STEPS,
-          autoApprove: true,
+          declaredWrites: AUTO_CREATE_WRITES,
         },
         watch.observe,
         controller.signal,

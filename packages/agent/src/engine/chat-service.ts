@@ -1,7 +1,6 @@
 import { getDocument, invalidInput, type OrgAccess } from '@docagent/core';
-import type { ModelMessage } from 'ai';
 import type { ThreadStore } from '../threads/thread-store.ts';
-import type { AgentEngine } from './agent-engine.ts';
+import type { AgentEngine, StopOutcome } from './agent-engine.ts';
 import type { AgentEvent, TurnResult } from './events.ts';
 import type { Mention } from './mentions.ts';
 import type { FrameWriter, TurnEventLog } from './turn-events.ts';
@@ -61,29 +60,52 @@ export async function startChat(
   if (last?.role !== 'user' || last.content.trim() === '') {
     throw invalidInput('messages must end with a non-empty user message.');
   }
-  let history: ModelMessage[] = request.messages.map((m) => ({ role: m.role, content: m.content }));
-  let workingState = {};
-  if (request.threadId) {
-    const thread = await deps.threads.historyFor(access, documentId, request.threadId, request.truncateThreadToMessageCount);
-    history = [...thread.messages, { role: 'user', content: last.content }];
-    workingState = thread.workingState;
-  }
+  const { threadId } = request;
+  const readThread = threadId
+    ? async () => {
+        const thread = await deps.threads.historyFor(access, documentId, threadId, request.truncateThreadToMessageCount);
+        return {
+          messages: [...thread.messages, { role: 'user' as const, content: last.content }],
+          workingState: thread.workingState,
+        };
+      }
+    : undefined;
+  if (threadId) await deps.threads.get(access, documentId, threadId);
   return deps.engine.start(
     {
       access,
       documentId,
-      threadId: request.threadId ?? null,
-      messages: history,
+      threadId: threadId ?? null,
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      readThread,
       model: request.model,
       maxSteps: request.maxSteps,
       autoApprove: request.autoApprove,
       autoApprovedTools: request.autoApprovedTools,
-      workingState,
       mentions: request.mentions,
     },
     recorder(deps.events, 0, sink),
     signal,
   );
+}
+
+/** Stops a turn; stopping a paused one writes its last frames to the turn's log for its followers. */
+export async function stopChat(deps: ChatDeps, access: OrgAccess, turnId: string): Promise<StopOutcome> {
+  const firstSeq = await deps.events.lastSeq(turnId);
+  return deps.engine.stop(turnId, access, recorder(deps.events, firstSeq, undefined));
+}
+
+/**
+ * Ends the turns whose process died (silent longer than `silentSeconds`) with an `error` frame, so
+ * their followers stop waiting, and removes turns past their expiry.
+ */
+export async function sweepTurns(deps: ChatDeps, silentSeconds: number): Promise<{ orphaned: number; expired: number }> {
+  const orphans = await deps.engine.reapOrphanedTurns(new Date(Date.now() - silentSeconds * 1000));
+  for (const turn of orphans) {
+    const seq = (await deps.events.lastSeq(turn.id)) + 1;
+    await deps.events.append(turn.id, [{ seq, event: { type: 'error', error: turn.progress.error ?? 'The turn failed.' } }]);
+  }
+  return { orphaned: orphans.length, expired: await deps.engine.sweepExpiredTurns() };
 }
 
 export async function approveChat(

@@ -68,7 +68,8 @@ export async function buildSystemMessage(input: ContextInput): Promise<string> {
     `Current document: "${document.name}" (document_id ${document.id}, ${document.kind}, state ${document.state}, tag_ids ${JSON.stringify(document.tagIds)}).`,
     'Its text begins:',
     '<document_text>',
-    excerpt,
+    // A document cannot close the block early and speak outside it.
+    excerpt.replace(/<\/?document_text>/gi, '[document_text tag removed]'),
     '</document_text>',
     '',
     extraction.length === 0

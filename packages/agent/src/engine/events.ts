@@ -13,6 +13,12 @@ export interface TurnUsage {
   cost_usd: number | null;
 }
 
+/**
+ * How a tool call was decided, on every tool_result: allowed (read-only, or allowed ahead), approved
+ * or rejected by the person, denied (never allowed for this turn), or stopped before it ran.
+ */
+export type CallDecision = 'allowed' | 'approved' | 'rejected' | 'denied' | 'stopped';
+
 /** The body of a finished, paused or stopped turn (DocRouter's non-stream response, plus ours). */
 export interface TurnResult {
   turn_id?: string;
@@ -38,6 +44,7 @@ export type AgentEvent =
       call_id: string;
       name: string;
       success: boolean;
+      decision: CallDecision;
       result?: unknown;
       error?: string;
       preview: string;

@@ -3,19 +3,31 @@ import type { ModelMessage, ToolResultPart, ToolSet } from 'ai';
 import { executeTool, type ToolContext, type ToolDefinition, type ToolOutcome, type ToolRegistry } from '../tools/tool.ts';
 import { buildSystemMessage, isSmallModel } from './context.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
-import type { EventSink, ToolCallInfo, TurnResult, TurnUsage } from './events.ts';
+import { type Decision, decide, type Permissions } from './decision.ts';
+import type { CallDecision, EventSink, ToolCallInfo, TurnResult, TurnUsage } from './events.ts';
 import { withCallInputs } from './history.ts';
 import type { LlmGateway } from './llm-gateway.ts';
-import { runsWithoutApproval } from './policy.ts';
 import { type ModelToolCall, runStep } from './step.ts';
-import type { PendingBatch, Turn, TurnStore } from './turn-store.ts';
+import type { AuditedCall, PendingBatch, Turn, TurnStore } from './turn-store.ts';
 
 export const REJECTED = 'User rejected this action.';
 
+/**
+ * What happens to one call of a batch, decided once before any of the batch runs; `decision` is
+ * what the tool_result frame and the audit say of it.
+ */
 type Verdict =
-  | { kind: 'run'; tool: ToolDefinition; approval: 'not_needed' | 'policy' | 'user' }
-  | { kind: 'answer'; approval: 'not_needed' }
-  | { kind: 'refuse'; error: string; approval: 'not_needed' | 'rejected' };
+  | { kind: 'run'; tool: ToolDefinition; decision: 'allowed' | 'approved'; reason: string }
+  | { kind: 'ask'; tool: ToolDefinition; reason: string }
+  | { kind: 'answer'; decision: 'allowed'; reason: string }
+  | { kind: 'refuse'; error: string; decision: 'allowed' | 'rejected' | 'denied'; reason: string };
+
+interface PlannedCall {
+  call: ModelToolCall;
+  /** The arguments the model proposed, when the person edited them. */
+  proposed?: unknown;
+  verdict: Verdict;
+}
 export const STOPPED = 'Stopped by the user before this call ran.';
 
 /** What the person decided about a paused batch. */
@@ -65,7 +77,8 @@ export class ReactLoop {
     if (!pending) throw new Error('resume needs a paused turn');
     const calls = pending.calls.map((c) => ({ id: c.id, name: c.name, input: c.arguments }));
     run.turn.pending = null;
-    const stopped = await this.executeBatch(run, pending.roundIndex, calls, decisions);
+    const plan = await this.plan(run, calls, decisions);
+    const stopped = await this.executeBatch(run, pending.roundIndex, plan, decisions);
     await this.deps.turns.save(run.turn);
     if (stopped) return this.finishStopped(run, 'user');
     return this.loop(run);
@@ -91,9 +104,10 @@ export class ReactLoop {
           await this.deps.turns.save(turn);
           return this.finish(run, this.result(turn));
         }
-        const pending = this.pendingFor(turn, step.toolCalls, roundIndex);
+        const plan = await this.plan(run, step.toolCalls);
+        const pending = pendingFor(plan, roundIndex);
         if (pending) return this.pause(run, pending);
-        const stopped = await this.executeBatch(run, roundIndex, step.toolCalls, { approvals: new Map() });
+        const stopped = await this.executeBatch(run, roundIndex, plan, { approvals: new Map() });
         await this.deps.turns.save(turn);
         if (stopped) return this.finishStopped(run, 'user');
       }
@@ -141,57 +155,81 @@ export class ReactLoop {
     return value;
   }
 
-  /** The batch waits for the person when it holds a question or a write call not allowed ahead. */
-  private pendingFor(turn: Turn, calls: ModelToolCall[], roundIndex: number): PendingBatch | null {
-    const infos = calls.map(infoOf);
-    const question = calls.find((c) => c.name === REQUEST_INPUT && !c.invalid);
-    if (question) {
-      const asked = (question.input as { question?: unknown })?.question;
-      return {
-        kind: 'input',
-        roundIndex,
-        calls: infos,
-        callId: question.id,
-        question: typeof asked === 'string' ? asked : 'The agent needs your input.',
-      };
+  /**
+   * Decides every call of a batch before any of it runs. On continuing a paused batch the same
+   * decisions are made again, except that what the person approved runs, with their arguments
+   * (decided again: edited arguments may not reach what the original ones could not).
+   */
+  private async plan(run: LoopRun, calls: ModelToolCall[], decisions?: Decisions): Promise<PlannedCall[]> {
+    const { turn } = run;
+    const permissions: Permissions = {
+      autoApprove: turn.settings.autoApprove,
+      autoApprovedTools: turn.settings.autoApprovedTools,
+      declaredWrites: turn.settings.declaredWrites,
+    };
+    const context = this.toolContextOf(run);
+    const planned: PlannedCall[] = [];
+    for (const original of calls) {
+      const approval = decisions?.approvals.get(original.id);
+      const edited = approval?.arguments !== undefined;
+      const call = edited ? { ...original, input: approval.arguments } : original;
+      const verdict = await this.verdictOf(call, permissions, context, decisions && (approval ?? { approved: false }));
+      planned.push({ call, verdict, ...(edited ? { proposed: original.input } : {}) });
     }
-    const policy = { autoApprove: turn.settings.autoApprove, autoApprovedTools: turn.settings.autoApprovedTools };
-    const needsApproval = calls.some((c) => {
-      const tool = c.invalid ? undefined : this.deps.tools.get(c.name);
-      return tool !== undefined && !runsWithoutApproval(tool, policy);
-    });
-    return needsApproval ? { kind: 'approval', roundIndex, calls: infos } : null;
+    return planned;
   }
 
-  /** Runs a batch in order; true when a stop cut it short (the rest got a "stopped" result). */
-  private async executeBatch(run: LoopRun, roundIndex: number, calls: ModelToolCall[], decisions: Decisions): Promise<boolean> {
+  /** `approval` is the person's word on this call once they decided the batch (unlisted: rejected). */
+  private async verdictOf(
+    call: ModelToolCall,
+    permissions: Permissions,
+    context: ToolContext,
+    approval: { approved: boolean } | undefined,
+  ): Promise<Verdict> {
+    const failed = (error: string): Verdict => ({ kind: 'refuse', error, decision: 'allowed', reason: 'the call is invalid' });
+    if (call.invalid) return failed(call.invalid);
+    if (call.name === REQUEST_INPUT) return { kind: 'answer', decision: 'allowed', reason: 'a question to the person' };
+    const tool = this.deps.tools.get(call.name);
+    if (!tool) {
+      const known = this.deps.tools.all().map((t) => t.name);
+      return failed(`There is no tool named ${call.name}. The tools are: ${known.join(', ')}.`);
+    }
+    const decision: Decision = await decide(tool, call.input, permissions, context);
+    if (decision.effect === 'allow') return { kind: 'run', tool, decision: 'allowed', reason: decision.reason };
+    if (decision.effect === 'deny')
+      return { kind: 'refuse', error: decision.reason, decision: 'denied', reason: decision.reason };
+    if (approval === undefined) return { kind: 'ask', tool, reason: decision.reason };
+    if (approval.approved) return { kind: 'run', tool, decision: 'approved', reason: 'approved by the person' };
+    return { kind: 'refuse', error: REJECTED, decision: 'rejected', reason: 'rejected by the person' };
+  }
+
+  /** Runs a planned batch in order; true when a stop cut it short (the rest got a "stopped" result). */
+  private async executeBatch(run: LoopRun, roundIndex: number, plan: PlannedCall[], decisions: Decisions): Promise<boolean> {
     const { turn } = run;
-    const plan = calls.map((call) => {
-      const decision = decisions.approvals.get(call.id);
-      const input = decision?.arguments !== undefined ? decision.arguments : call.input;
-      return { call, input, verdict: this.verdictOf(turn, call, decision) };
-    });
     const executed = plan
       .filter(({ verdict }) => verdict.kind === 'run')
-      .map(({ call, input }) => ({ id: call.id, name: call.name, arguments: input }));
-    const edited = new Map(plan.filter(({ call, input }) => input !== call.input).map(({ call, input }) => [call.id, input]));
+      .map(({ call }) => ({ id: call.id, name: call.name, arguments: call.input }));
+    const edited = new Map(plan.filter((p) => 'proposed' in p).map(({ call }) => [call.id, call.input]));
     turn.messages = withCallInputs(turn.messages, edited);
     if (executed.length > 0) await run.emit({ type: 'tool_calls', round_index: roundIndex, tool_calls: executed });
     const results: ToolResultPart[] = [];
     let stopped = false;
-    for (const { call, input, verdict } of plan) {
+    for (const { call, verdict } of plan) {
       const started = new Date();
       stopped = stopped || (await this.stopWanted(run));
       const outcome: ToolOutcome = stopped
         ? { success: false, error: STOPPED }
-        : await this.outcomeOf(run, verdict, input, decisions.answer);
+        : await this.outcomeOf(run, verdict, call.input, decisions.answer);
+      const decision: CallDecision = stopped ? 'stopped' : verdict.kind === 'ask' ? 'rejected' : verdict.decision;
       turn.progress.audit.push({
         round_index: roundIndex,
         call_id: call.id,
         name: call.name,
-        arguments: input,
-        approval: stopped ? 'stopped' : verdict.approval,
-        approved_by: verdict.approval === 'user' ? turn.userId : null,
+        arguments: call.input,
+        approval: auditApproval(decision, verdict),
+        decision,
+        reason: stopped ? 'stopped before this call ran' : verdict.reason,
+        approved_by: decision === 'approved' ? turn.userId : null,
         success: outcome.success,
         ...(outcome.success ? { output: outcome.result } : { error: outcome.error }),
         started_at: started.toISOString(),
@@ -211,6 +249,7 @@ export class ReactLoop {
         call_id: call.id,
         name: call.name,
         success: outcome.success,
+        decision,
         ...(outcome.success ? { result: outcome.result } : { error: outcome.error }),
         preview: preview(outcome.success ? outcome.result : outcome.error),
       });
@@ -221,37 +260,22 @@ export class ReactLoop {
     return stopped;
   }
 
-  /** What happens to one call of a batch, decided once: it runs, answers the question, or is refused. */
-  private verdictOf(turn: Turn, call: ModelToolCall, decision: { approved: boolean } | undefined): Verdict {
-    if (call.invalid) return { kind: 'refuse', error: call.invalid, approval: 'not_needed' };
-    if (call.name === REQUEST_INPUT) return { kind: 'answer', approval: 'not_needed' };
-    const tool = this.deps.tools.get(call.name);
-    if (!tool) {
-      const known = this.deps.tools.all().map((t) => t.name);
-      const error = `There is no tool named ${call.name}. The tools are: ${known.join(', ')}.`;
-      return { kind: 'refuse', error, approval: 'not_needed' };
-    }
-    if (tool.access === 'read_only') return { kind: 'run', tool, approval: 'not_needed' };
-    const policy = { autoApprove: turn.settings.autoApprove, autoApprovedTools: turn.settings.autoApprovedTools };
-    if (runsWithoutApproval(tool, policy)) return { kind: 'run', tool, approval: 'policy' };
-    if (decision?.approved) return { kind: 'run', tool, approval: 'user' };
-    return { kind: 'refuse', error: REJECTED, approval: 'rejected' };
+  private toolContextOf(run: LoopRun): ToolContext {
+    return { ...this.deps.toolContext, workingState: run.turn.workingState, abortSignal: run.signal };
   }
 
   private async outcomeOf(run: LoopRun, verdict: Verdict, input: unknown, answer: string | undefined): Promise<ToolOutcome> {
     switch (verdict.kind) {
       case 'refuse':
         return { success: false, error: verdict.error };
+      case 'ask':
+        return { success: false, error: REJECTED };
       case 'answer':
         return answer === undefined
           ? { success: false, error: 'The person gave no answer.' }
           : { success: true, result: { answer } };
       case 'run':
-        return executeTool(
-          verdict.tool,
-          { ...this.deps.toolContext, workingState: run.turn.workingState, abortSignal: run.signal },
-          input,
-        );
+        return executeTool(verdict.tool, this.toolContextOf(run), input);
     }
   }
 
@@ -317,6 +341,35 @@ export class ReactLoop {
         ? { input_request: { call_id: turn.pending.callId, question: turn.pending.question } }
         : {}),
     };
+  }
+}
+
+/** The batch waits for the person when it holds a question or a call that asks. */
+function pendingFor(plan: PlannedCall[], roundIndex: number): PendingBatch | null {
+  const calls = plan.map(({ call }) => infoOf(call));
+  const question = plan.find(({ verdict }) => verdict.kind === 'answer')?.call;
+  if (question) {
+    const asked = (question.input as { question?: unknown })?.question;
+    return {
+      kind: 'input',
+      roundIndex,
+      calls,
+      callId: question.id,
+      question: typeof asked === 'string' ? asked : 'The agent needs your input.',
+    };
+  }
+  return plan.some(({ verdict }) => verdict.kind === 'ask') ? { kind: 'approval', roundIndex, calls } : null;
+}
+
+/** The audit's older field, kept for readers of run records. */
+function auditApproval(decision: CallDecision, verdict: Verdict): AuditedCall['approval'] {
+  switch (decision) {
+    case 'allowed':
+      return verdict.kind === 'run' && verdict.tool.access === 'read_write' ? 'policy' : 'not_needed';
+    case 'approved':
+      return 'user';
+    default:
+      return decision;
   }
 }
 

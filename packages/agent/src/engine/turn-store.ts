@@ -1,8 +1,9 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { WorkingState } from '../tools/tool.ts';
-import type { ToolCallInfo, TurnUsage } from './events.ts';
+import type { DeclaredWrite } from './decision.ts';
+import type { CallDecision, ToolCallInfo, TurnUsage } from './events.ts';
 
 const { agentTurns, agentRunRecords, agentThreads } = tables;
 
@@ -16,6 +17,8 @@ export interface TurnSettings {
   maxSteps: number;
   autoApprove: boolean;
   autoApprovedTools: string[];
+  /** A headless run's only allowed writes (see decision.ts); absent for a person's turn. */
+  declaredWrites?: DeclaredWrite[];
   /** The resolved @mentions of the person's message, for every step's system message. */
   mentions: string;
 }
@@ -26,8 +29,11 @@ export interface AuditedCall {
   call_id: string;
   name: string;
   arguments: unknown;
-  /** not_needed: read-only; policy: auto-approved; user: approved by the person; rejected; stopped. */
-  approval: 'not_needed' | 'policy' | 'user' | 'rejected' | 'stopped';
+  /** not_needed: read-only; policy: allowed ahead; user: approved by the person; rejected; denied; stopped. */
+  approval: 'not_needed' | 'policy' | 'user' | 'rejected' | 'denied' | 'stopped';
+  decision: CallDecision;
+  /** Why it was decided so (a denial says what the run may do instead). */
+  reason: string;
   approved_by: string | null;
   success: boolean;
   output?: unknown;
@@ -43,6 +49,8 @@ export interface TurnProgress {
   thinking: string;
   executedRounds: Array<{ round_index: number; tool_calls: ToolCallInfo[] }>;
   usage: TurnUsage;
+  /** Why a failed turn failed, for whoever asks about it later (stop, the run record). */
+  error?: string;
 }
 
 export interface Turn {
@@ -69,6 +77,9 @@ export const NO_TURN_USAGE: TurnUsage = Object.freeze({
 });
 
 type Row = typeof agentTurns.$inferSelect;
+
+/** A turn that holds its thread: running, or paused for the person. */
+const ACTIVE = sql`${agentTurns.status} in ('running', 'paused')`;
 
 const toTurn = (row: Row): Turn => ({
   id: row.id,
@@ -110,26 +121,63 @@ export class TurnStore {
     return new Date(Date.now() + this.ttlSeconds * 1000);
   }
 
+  /**
+   * Starts a turn. A thread runs one turn at a time (a partial unique index decides, so two
+   * requests racing for one thread cannot both win): a second one is refused, naming the first.
+   */
   async create(input: Omit<Turn, 'id' | 'status' | 'pending' | 'expiresAt'>): Promise<Turn> {
     const turn: Turn = { ...input, id: newId(), status: 'running', pending: null, expiresAt: this.expiry() };
-    await this.db.insert(agentTurns).values({
-      id: turn.id,
-      orgId: turn.orgId,
-      userId: turn.userId,
-      documentId: turn.documentId,
-      threadId: turn.threadId,
-      ...columnsOf(turn),
-    });
+    if (turn.threadId) {
+      // A paused turn nobody continued in time is over; the sweep would remove it anyway.
+      await this.db
+        .delete(agentTurns)
+        .where(
+          and(eq(agentTurns.threadId, turn.threadId), eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, new Date())),
+        );
+    }
+    const inserted = await this.db
+      .insert(agentTurns)
+      .values({
+        id: turn.id,
+        orgId: turn.orgId,
+        userId: turn.userId,
+        documentId: turn.documentId,
+        threadId: turn.threadId,
+        ...columnsOf(turn),
+        heartbeatAt: new Date(),
+      })
+      .onConflictDoNothing({ target: agentTurns.threadId, where: ACTIVE })
+      .returning({ id: agentTurns.id });
+    if (inserted.length === 0) throw await this.busyThread(turn.threadId as string);
     await this.record(turn);
     return turn;
+  }
+
+  /** Removes a turn that never started (its thread could not be read), with its record. */
+  async discard(turnId: string): Promise<void> {
+    await this.db.delete(agentTurns).where(eq(agentTurns.id, turnId));
+    await this.db.delete(agentRunRecords).where(eq(agentRunRecords.id, turnId));
+  }
+
+  private async busyThread(threadId: string) {
+    const [active] = await this.db
+      .select({ id: agentTurns.id, status: agentTurns.status })
+      .from(agentTurns)
+      .where(and(eq(agentTurns.threadId, threadId), ACTIVE));
+    if (!active) return conflict(`Thread ${threadId} was busy with another turn; send the message again.`);
+    const what =
+      active.status === 'paused'
+        ? 'waits for a decision: approve or reject its calls (or answer its question) with POST .../chat/approve, or stop it with POST .../chat/stop'
+        : 'is still running: wait for it to end (GET .../chat/turns/{turn_id}/stream follows it), or stop it with POST .../chat/stop';
+    return conflict(`Thread ${threadId} has turn ${active.id}, which ${what}; then send the message again.`);
   }
 
   async save(turn: Turn): Promise<void> {
     turn.expiresAt = this.expiry();
     await this.db.update(agentTurns).set(columnsOf(turn)).where(eq(agentTurns.id, turn.id));
     await this.record(turn);
-    // A paused, finished or stopped turn leaves its messages and working state on its thread.
-    if (turn.threadId && turn.status !== 'running' && turn.status !== 'failed') {
+    // A turn that paused or ended, however, leaves its messages (the steps it finished) and working state on its thread.
+    if (turn.threadId && turn.status !== 'running') {
       await this.db
         .update(agentThreads)
         .set({
@@ -170,7 +218,7 @@ export class TurnStore {
     if (row.status !== 'paused') throw conflict(`Turn ${turnId} was already continued (it is ${row.status}).`);
     const [claimed] = await this.db
       .update(agentTurns)
-      .set({ status: 'running', updatedAt: new Date() })
+      .set({ status: 'running', heartbeatAt: new Date(), updatedAt: new Date() })
       .where(and(eq(agentTurns.id, turnId), eq(agentTurns.status, 'paused'), gt(agentTurns.expiresAt, new Date())))
       .returning();
     if (!claimed) {
@@ -192,14 +240,59 @@ export class TurnStore {
     return toTurn(row);
   }
 
-  /** Asks a running turn to stop; the engine looks at the next safe point (any process). */
-  async requestStop(turnId: string, access: OrgAccess): Promise<void> {
+  /**
+   * Asks a turn to stop; a running one stops at its next safe point (in any process). Answers the
+   * turn's state as the request found it, with why it failed when it did.
+   */
+  async requestStop(turnId: string, access: OrgAccess): Promise<{ status: Turn['status']; documentId: string; error?: string }> {
     const [row] = await this.db
-      .select({ orgId: agentTurns.orgId, userId: agentTurns.userId })
+      .update(agentTurns)
+      .set({ stopRequested: true })
+      .where(and(eq(agentTurns.id, turnId), eq(agentTurns.orgId, access.orgId)))
+      .returning({
+        userId: agentTurns.userId,
+        documentId: agentTurns.documentId,
+        status: agentTurns.status,
+        progress: agentTurns.progress,
+      });
+    if (!row || row.userId !== access.userId) throw notFound(`Turn ${turnId}`);
+    const { error } = row.progress as unknown as TurnProgress;
+    return { status: row.status, documentId: row.documentId, ...(error ? { error } : {}) };
+  }
+
+  /** Renews the heartbeat of the turns this process runs; answers those still running (a reaped one is not). */
+  async beat(turnIds: string[]): Promise<Set<string>> {
+    if (turnIds.length === 0) return new Set();
+    const rows = await this.db
+      .update(agentTurns)
+      .set({ heartbeatAt: new Date() })
+      .where(and(inArray(agentTurns.id, turnIds), eq(agentTurns.status, 'running')))
+      .returning({ id: agentTurns.id });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Ends the running turns whose process went silent before `silentSince` (it died): failed, with
+   * the reason, their thread keeping the steps they finished. Each is ended once, by one reaper.
+   */
+  async reapOrphans(silentSince: Date, reason: string): Promise<Turn[]> {
+    const reaped: Turn[] = [];
+    const rows = await this.db
+      .select({ id: agentTurns.id })
       .from(agentTurns)
-      .where(eq(agentTurns.id, turnId));
-    if (!row || row.orgId !== access.orgId || row.userId !== access.userId) throw notFound(`Turn ${turnId}`);
-    await this.db.update(agentTurns).set({ stopRequested: true }).where(eq(agentTurns.id, turnId));
+      .where(and(eq(agentTurns.status, 'running'), lt(agentTurns.heartbeatAt, silentSince)));
+    for (const { id } of rows) {
+      const [row] = await this.db
+        .update(agentTurns)
+        .set({ status: 'failed', progress: sql`${agentTurns.progress} || ${JSON.stringify({ error: reason })}::jsonb` })
+        .where(and(eq(agentTurns.id, id), eq(agentTurns.status, 'running'), lt(agentTurns.heartbeatAt, silentSince)))
+        .returning();
+      if (!row) continue;
+      const turn = toTurn(row);
+      await this.save(turn);
+      reaped.push(turn);
+    }
+    return reaped;
   }
 
   async stopRequested(turnId: string): Promise<boolean> {
@@ -207,9 +300,15 @@ export class TurnStore {
     return row?.stop ?? false;
   }
 
-  /** Removes turns past their expiry; finished ones are of no further use either. */
+  /**
+   * Removes turns past their expiry: paused ones nobody continued, ended ones past their replay
+   * window. A running turn stays however long its step takes; its heartbeat tells when it died.
+   */
   async sweep(now = new Date()): Promise<number> {
-    const removed = await this.db.delete(agentTurns).where(lt(agentTurns.expiresAt, now)).returning({ id: agentTurns.id });
+    const removed = await this.db
+      .delete(agentTurns)
+      .where(and(lt(agentTurns.expiresAt, now), sql`${agentTurns.status} <> 'running'`))
+      .returning({ id: agentTurns.id });
     return removed.length;
   }
 }

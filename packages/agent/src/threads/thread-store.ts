@@ -71,7 +71,9 @@ export class ThreadStore {
     return thread;
   }
 
+  /** This user's threads on a document of the organization (another organization's is "not found"). */
   async list(access: OrgAccess, documentId: string): Promise<ThreadSummary[]> {
+    await getDocument(this.db, access.orgId, documentId);
     return this.db
       .select({
         id: agentThreads.id,
@@ -111,7 +113,10 @@ export class ThreadStore {
     if (deleted.length === 0) throw notFound(`Thread ${threadId}`);
   }
 
-  /** The history a new turn starts from; `truncateTo` keeps that many messages (edit and resubmit). */
+  /**
+   * The history a new turn starts from; `truncateTo` keeps that many messages (edit and resubmit).
+   * The thread itself changes when the turn saves: the turn holding a thread is its only writer.
+   */
   async historyFor(
     access: OrgAccess,
     documentId: string,
@@ -125,9 +130,6 @@ export class ThreadStore {
       );
     }
     const messages = truncateTo === undefined ? thread.messages : thread.messages.slice(0, truncateTo);
-    if (truncateTo !== undefined && truncateTo < thread.messages.length) {
-      await this.db.update(agentThreads).set({ messages, updatedAt: new Date() }).where(eq(agentThreads.id, threadId));
-    }
     return { messages, workingState: thread.workingState };
   }
 }

@@ -29,6 +29,14 @@ export interface ToolContext {
 
 export type ToolAccess = 'read_only' | 'read_write';
 
+/** What a write call would change, for runs that may change only some things (declared writes). */
+export interface WriteTarget {
+  /** The call works on the conversation's own subject. */
+  subject: boolean;
+  /** Who created what the call changes; null when it makes something new. */
+  creator: string | null;
+}
+
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   name: string;
   /** What the model reads to choose the tool; critical tools carry a concrete example. */
@@ -36,6 +44,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   input: Input;
   access: ToolAccess;
   run(context: ToolContext, input: z.infer<Input>): Promise<unknown>;
+  /** For write tools a headless run may be allowed on some targets only: what this call would change. */
+  target?(context: ToolContext, input: z.infer<Input>): Promise<WriteTarget>;
 }
 
 /** Declares a tool once; the type of `run`'s input follows from the Zod schema. */

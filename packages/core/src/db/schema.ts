@@ -172,6 +172,8 @@ export const documents = pgTable(
     textExtractedAt: timestamp('text_extracted_at', { withTimezone: true }),
     /** Engines that produced the text, e.g. "pdf_text+tesseract_cli". */
     textEngine: text('text_engine'),
+    /** Characters dropped from the extracted text because PostgreSQL cannot store them (NUL, unpaired surrogates). */
+    textRemovedCharacters: integer('text_removed_characters').notNull().default(0),
     /** The upload asked for auto-create: the headless agent proposes a schema and a prompt. */
     autoCreate: boolean('auto_create').notNull().default(false),
     /** null when auto-create was not asked for. */
@@ -428,11 +430,18 @@ export const agentTurns = pgTable(
     /** Steps run so far, texts, thinking and usage, for the final body. */
     progress: jsonb('progress').$type<Record<string, unknown>>().notNull(),
     stopRequested: boolean('stop_requested').notNull().default(false),
+    /** Renewed by the process running the turn; a running turn whose heartbeat is old lost its process. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('agent_turns_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('agent_turns_expires_idx').on(t.expiresAt),
+    // One turn at a time on a thread: a second one would write the thread from a stale copy.
+    uniqueIndex('agent_turns_active_thread_idx').on(t.threadId).where(sql`${t.status} in ('running', 'paused')`),
+    index('agent_turns_running_idx').on(t.heartbeatAt).where(sql`${t.status} = 'running'`),
+  ],
 );
 
 /** The frames a turn streamed, so a client that lost its connection can replay them (Last-Event-ID). */

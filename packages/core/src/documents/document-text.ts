@@ -96,12 +96,15 @@ export interface TextMetadata {
   extractedAt: Date | null;
   /** The engines that produced the pages, e.g. "pdf_text+tesseract_cli". */
   engine: string | null;
+  /** Characters dropped from the text because the database cannot store them (NUL, unpaired surrogates). */
+  removedCharacters: number;
 }
 
 export const textMetadataOf = (document: DocumentRecord): TextMetadata => ({
   pageCount: document.pageCount ?? 0,
   extractedAt: document.textExtractedAt,
   engine: document.textEngine,
+  removedCharacters: document.textRemovedCharacters,
 });
 
 /** When and how the document's text was made. */

@@ -25,6 +25,8 @@ export interface DocumentRecord {
   pageCount: number | null;
   textExtractedAt: Date | null;
   textEngine: string | null;
+  /** Characters dropped from the text because the database cannot store them. */
+  textRemovedCharacters: number;
   autoCreate: boolean;
   autoCreateStatus: AutoCreateStatus | null;
   autoCreateSchemaRevid: string | null;

@@ -119,12 +119,16 @@ export async function sniffDocumentType(name: string, head: Uint8Array): Promise
 }
 
 /**
- * A file name as stored: path separators and control characters are refused rather than
- * silently changed, so that what the person sees is what they sent.
+ * A file name as stored, for every way a name arrives (JSON and multipart uploads, renames):
+ * path separators, `.`, `..` and control characters are refused rather than silently reduced,
+ * so that what the person sees is what they sent.
  */
 export function checkDocumentName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw invalidInput('A document name must not be empty.');
+  if (trimmed === '.' || trimmed === '..') {
+    throw invalidInput(`The document name "${trimmed}" is not a file name; name the file after what it holds.`);
+  }
   if (trimmed.length > 255) throw invalidInput(`The document name "${trimmed.slice(0, 40)}…" is longer than 255 characters.`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[/\\\u0000-\u001f\u007f]/.test(trimmed)) {

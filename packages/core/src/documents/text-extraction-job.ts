@@ -2,8 +2,10 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { abandonAutoCreateWithoutText } from '../auto-create/auto-create-state.ts';
 import type { Db } from '../db/database.ts';
 import { documentPages, documents } from '../db/schema.ts';
+import { storableText } from '../db/storable-text.ts';
+import { failureMessage } from '../scrub-errors.ts';
 import { type BlobStore, readBlob } from '../storage/blob-store.ts';
-import type { DocumentKind, TextExtraction, TextExtractionLimits } from '../text/types.ts';
+import type { DocumentKind, PageText, TextExtraction, TextExtractionLimits } from '../text/types.ts';
 import { TextExtractionError } from '../text/types.ts';
 
 export type ExtractFn = (
@@ -23,9 +25,9 @@ const PAGE_INSERT_BATCH = 50;
 /**
  * One run of the text pipeline for one document. A failure that another attempt cannot
  * fix (a malformed or encrypted PDF, too many pages) ends in `ocr_failed` at once; any
- * other error is rethrown so that the queue retries it, and on the last attempt it is
- * recorded on the document too. A document deleted meanwhile is simply left alone.
- * True when the text was stored and the document reached ocr_completed.
+ * other error, storing the text included, is rethrown so that the queue retries it, and on
+ * the last attempt it is recorded on the document too. A document deleted meanwhile is simply
+ * left alone. True when the text was stored and the document reached ocr_completed.
  */
 export async function runTextExtraction(
   services: TextJobServices,
@@ -40,38 +42,57 @@ export async function runTextExtraction(
     .returning({ kind: documents.kind, blobId: documents.blobId });
   if (!doc) return false;
 
-  let extraction: TextExtraction;
   try {
     const bytes = await readBlob(services.blobs, doc.blobId);
-    extraction = await services.extract({ bytes, kind: doc.kind }, { limits: services.limits });
+    const extraction = await services.extract({ bytes, kind: doc.kind }, { limits: services.limits });
+    return await saveExtraction(db, documentId, extraction).catch((error: unknown) => {
+      throw new Error(`the extracted text could not be stored (${failureMessage(error)})`, { cause: error });
+    });
   } catch (error) {
     const permanent = error instanceof TextExtractionError;
-    if (permanent || attempt.isLast) {
-      await markFailed(db, documentId, (error as Error).message);
-    }
+    if (permanent || attempt.isLast) await markFailed(db, documentId, failureMessage(error));
     if (!permanent) throw error;
     return false;
   }
-  return saveExtraction(db, documentId, extraction);
 }
 
 async function markFailed(db: Db, documentId: string, message: string): Promise<void> {
-  const stateError = message.slice(0, 2000);
+  const stateError = storableText(message.slice(0, 2000)).text;
   await db.transaction(async (tx) => {
     await tx.update(documents).set({ state: 'ocr_failed', stateError }).where(eq(documents.id, documentId));
     await abandonAutoCreateWithoutText(tx, documentId, stateError);
   });
 }
 
+/**
+ * The pages as PostgreSQL can store them: a text layer may hold NULs or broken surrogate pairs,
+ * which are dropped (and counted) rather than failing the document. The count is of the pages'
+ * text; their positioned items repeat it.
+ */
+function storablePages(pages: PageText[]): { pages: PageText[]; removed: number } {
+  let removed = 0;
+  const cleaned = pages.map((page) => {
+    const text = storableText(page.text);
+    removed += text.removed;
+    const items = page.items.flatMap((item) => {
+      const itemText = storableText(item.text).text;
+      return itemText.trim() === '' ? [] : [{ ...item, text: itemText }];
+    });
+    return { ...page, text: text.text, items };
+  });
+  return { pages: cleaned, removed };
+}
+
 async function saveExtraction(db: Db, documentId: string, extraction: TextExtraction): Promise<boolean> {
   const engines = [...new Set(extraction.pages.map((p) => p.engine))].sort().join('+');
+  const { pages, removed } = storablePages(extraction.pages);
   return db.transaction(async (tx) => {
     // Locking the row makes a concurrent delete wait for us, or us find nothing.
     const [locked] = await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
     if (!locked) return false;
     await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
-    for (let i = 0; i < extraction.pages.length; i += PAGE_INSERT_BATCH) {
-      const batch = extraction.pages.slice(i, i + PAGE_INSERT_BATCH);
+    for (let i = 0; i < pages.length; i += PAGE_INSERT_BATCH) {
+      const batch = pages.slice(i, i + PAGE_INSERT_BATCH);
       await tx.insert(documentPages).values(
         batch.map((p) => ({
           documentId,
@@ -92,6 +113,7 @@ async function saveExtraction(db: Db, documentId: string, extraction: TextExtrac
         pageCount: extraction.pageCount,
         textExtractedAt: new Date(),
         textEngine: engines,
+        textRemovedCharacters: removed,
       })
       .where(and(eq(documents.id, documentId), inArray(documents.state, ['ocr_processing', 'uploaded'])))
       .returning({ id: documents.id });

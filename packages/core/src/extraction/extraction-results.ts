@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { extractionResults, promptRevisions, prompts } from '../db/schema.ts';
+import { getDocument } from '../documents/documents.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
@@ -84,8 +85,12 @@ export async function getExtractionResult(
   );
 }
 
-/** The newest result of each prompt for a document, in the order the prompts were created. */
+/**
+ * The newest result of each prompt for a document, in the order the prompts were created; a
+ * document that is not the organization's is "not found" rather than one with no results.
+ */
 export async function listExtractionResults(db: Db, orgId: string, documentId: string): Promise<ExtractionResult[]> {
+  await getDocument(db, orgId, documentId);
   const rows = await selectResults(db)
     .innerJoin(prompts, eq(prompts.id, extractionResults.promptId))
     .where(ofDocument(orgId, documentId))

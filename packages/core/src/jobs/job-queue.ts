@@ -2,10 +2,12 @@ import { fromPglite, PgBoss } from 'pg-boss';
 import type { AutoCreateScheduler } from '../auto-create/auto-create-start.ts';
 import { wantsAutoCreate } from '../auto-create/auto-create-state.ts';
 import type { Database } from '../db/database.ts';
+import { storableText } from '../db/storable-text.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
 import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
 import { runDocumentExtractions } from '../extraction/extraction-job.ts';
 import type { ExtractionServices } from '../extraction/run-extraction.ts';
+import { failureMessage, withoutUserContent } from '../scrub-errors.ts';
 
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
 /** Runs a document's prompts once its text is ready. */
@@ -41,6 +43,27 @@ export interface JobQueueOptions {
   llmRetryDelaySeconds?: number;
 }
 
+/**
+ * What a failed attempt hands pg-boss, which stores it as the job's output (jsonb): without the
+ * failed statement's values (user content), and without characters jsonb refuses, or storing the
+ * failure fails in turn and the job is never settled.
+ */
+function jobFailure(error: unknown): Error {
+  const failure = new Error(storableText(failureMessage(error)).text);
+  const stack = error instanceof Error ? withoutUserContent(error).stack : undefined;
+  failure.stack = storableText(stack ?? failure.message).text;
+  return failure;
+}
+
+/** Runs one job's work, handing pg-boss a storable failure (see jobFailure). */
+async function settled(work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    throw jobFailure(error);
+  }
+}
+
 /** Queues an auto-create run of the document, unless one is queued or running (the queue is exclusive per document). */
 async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
   await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
@@ -71,7 +94,7 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
         : new PgBoss({ connectionString: database.url, max: 4, ...supervision });
     // pg-boss reports background faults (a lost connection, say) as events; without a
     // listener Node would treat them as fatal.
-    boss.on('error', (error: Error) => process.emitWarning(`job queue: ${error.message}`));
+    boss.on('error', (error: Error) => process.emitWarning(`job queue: ${failureMessage(error)}`));
     await boss.start();
     const retryLimit = options.retryLimit ?? 3;
     const queueOptions = {
@@ -111,24 +134,28 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
       await boss.work<{ documentId: string }, void, typeof workOptions>(TEXT_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
         const { documentId } = job.data;
-        if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
-          await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
-          // A retried text job queues no second run of the same document (see sendAutoCreate).
-          if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
-            await sendAutoCreate(boss, documentId);
+        await settled(async () => {
+          if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
+            await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
+            // A retried text job queues no second run of the same document (see sendAutoCreate).
+            if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
+              await sendAutoCreate(boss, documentId);
+            }
           }
-        }
+        });
       });
       await boss.work<{ documentId: string }, void, typeof workOptions>(LLM_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
-        await runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit });
+        await settled(() =>
+          runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit }),
+        );
       });
       const { autoCreate } = services;
       // Without a runner (core on its own, no agent) documents asking for auto-create stay pending.
       if (autoCreate) {
         await boss.work<{ documentId: string }, void, typeof workOptions>(AUTO_CREATE_QUEUE, workOptions, async ([job]) => {
           if (!job) return;
-          await autoCreate.run(job.data.documentId, { isLast: job.retryCount >= job.retryLimit }, job.signal);
+          await settled(() => autoCreate.run(job.data.documentId, { isLast: job.retryCount >= job.retryLimit }, job.signal));
         });
       }
     }

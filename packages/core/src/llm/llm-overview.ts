@@ -9,6 +9,7 @@ export interface ProviderOverview {
   label: string;
   configured: boolean;
   keySource: 'organization' | 'environment' | 'none';
+  /** The start and end of the organization's stored key; shown to its admins only. */
   apiKeyPreview: string | undefined;
   baseUrl: string | undefined;
   apiKeyEnv: string | undefined;
@@ -27,9 +28,15 @@ export interface LlmOverview extends OrgLlmSettings {
   canStoreKeys: boolean;
 }
 
-export async function describeLlmSettings(registry: ModelRegistry, orgId: string): Promise<LlmOverview> {
+/**
+ * The settings as `access` may see them: members who are not admins can neither change the keys nor
+ * need to tell them apart, so they get no key preview.
+ */
+export async function describeLlmSettings(registry: ModelRegistry, access: OrgAccess): Promise<LlmOverview> {
+  const { orgId } = access;
   const [snapshot, spent] = await Promise.all([registry.snapshot(orgId), spentThisMonth(registry.db, orgId)]);
   const configured = snapshot.providers;
+  const showsKeys = access.role === 'admin';
   return {
     ...snapshot.settings,
     providers: PROVIDER_NAMES.map((name) => {
@@ -39,7 +46,7 @@ export async function describeLlmSettings(registry: ModelRegistry, orgId: string
         label: PROVIDERS[name].label,
         configured: found !== undefined,
         keySource: found?.keySource ?? 'none',
-        apiKeyPreview: found?.apiKeyPreview,
+        apiKeyPreview: showsKeys ? found?.apiKeyPreview : undefined,
         baseUrl: found?.baseUrl,
         apiKeyEnv: PROVIDERS[name].apiKeyEnv,
         baseUrlEnv: PROVIDERS[name].baseUrlEnv,
@@ -55,10 +62,10 @@ export async function describeLlmSettings(registry: ModelRegistry, orgId: string
 
 export async function changeLlmSettings(registry: ModelRegistry, access: OrgAccess, change: Partial<OrgLlmSettings>) {
   await updateOrgLlmSettings(registry.db, access, change);
-  return describeLlmSettings(registry, access.orgId);
+  return describeLlmSettings(registry, access);
 }
 
 export async function changeLlmProvider(registry: ModelRegistry, access: OrgAccess, provider: string, change: ProviderChange) {
   await setOrgProvider(registry.db, registry.options.secretBox, access, provider, change);
-  return describeLlmSettings(registry, access.orgId);
+  return describeLlmSettings(registry, access);
 }

@@ -136,6 +136,20 @@ export async function getPromptRevision(db: Db, orgId: string, promptRevid: stri
   return row;
 }
 
+/**
+ * Who created a prompt (the author of its first version), by id or by the name a create would
+ * version; null when there is no such prompt. A run allowed to change only what it made asks this.
+ */
+export async function promptCreator(db: Db, orgId: string, ref: { promptId: string } | { name: string }): Promise<string | null> {
+  const which = 'promptId' in ref ? eq(prompts.id, ref.promptId) : eq(prompts.name, ref.name.trim());
+  const [row] = await db
+    .select({ createdBy: promptRevisions.createdBy })
+    .from(promptRevisions)
+    .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
+    .where(and(fromOrg(orgId), which, eq(promptRevisions.version, 1)));
+  return row?.createdBy ?? null;
+}
+
 async function latestRevision(db: Db, orgId: string, promptId: string): Promise<PromptRevision> {
   const [row] = await db
     .select(columns)

@@ -4,8 +4,9 @@
  * must be small, valid draft-07 and within the strict subset; every problem is reported with a
  * dot path and a message a person or a model can act on.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { invalidInput } from '../errors.ts';
+import { newSchemaAjv } from './schema-ajv.ts';
 import { isJsonObject, strictSchemaProblems } from './strict-schema-rules.ts';
 
 export interface SchemaProblem {
@@ -35,9 +36,7 @@ const MAX_PROBLEMS = 100;
 const SCHEMA_PATH = 'json_schema.schema';
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/* Formats are hints for the model (no format plugin is installed); unknown keywords are reported by the strict rules. */
-const ajvOptions = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
-const metaSchemaAjv = new Ajv(ajvOptions);
+const metaSchemaAjv = newSchemaAjv();
 /** Keyed by the object validateResponseFormat returned (or a caller passed), so entries go with it. */
 const validators = new WeakMap<ResponseFormat, ValidateFunction>();
 
@@ -96,7 +95,7 @@ export function validateAgainstSchema(
 
 /** A fresh Ajv per schema: a shared one would keep every compiled user schema alive in its cache. */
 function compile(schema: Record<string, unknown>): ValidateFunction {
-  return new Ajv(ajvOptions).compile(schema);
+  return newSchemaAjv().compile(schema);
 }
 
 interface Frame {

@@ -140,6 +140,20 @@ export async function findSchemaVersion(db: Db, orgId: string, schemaId: string,
   return asRevision(row);
 }
 
+/**
+ * Who created a schema (the author of its first version), by id or by the name a create would
+ * version; null when there is no such schema. A run allowed to change only what it made asks this.
+ */
+export async function schemaCreator(db: Db, orgId: string, ref: { schemaId: string } | { name: string }): Promise<string | null> {
+  const which = 'schemaId' in ref ? eq(schemas.id, ref.schemaId) : eq(schemas.name, ref.name.trim());
+  const [row] = await db
+    .select({ createdBy: schemaRevisions.createdBy })
+    .from(schemaRevisions)
+    .innerJoin(schemas, eq(schemas.id, schemaRevisions.schemaId))
+    .where(and(eq(schemas.orgId, orgId), which, eq(schemaRevisions.version, 1)));
+  return row?.createdBy ?? null;
+}
+
 /** The latest revision of each schema, most recently changed first. */
 export async function listSchemas(
   db: Db,

@@ -4,6 +4,7 @@
  * meta-schema check, but it must still tolerate malformed values (a `type` of 5, a string
  * `required`): it reports only what it understands and leaves the rest to the meta-schema.
  */
+import { patternProblem } from './schema-ajv.ts';
 import type { SchemaProblem } from './schema-validation.ts';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -233,11 +234,8 @@ const decodeSegment = (segment: string): string => {
   }
 };
 
-/** Ajv compiles patterns with the "u" flag, so test them the same way to report the error here. */
+/** Checked here, before Ajv compiles it, to report the problem at the pattern's own path. */
 function checkPattern(pattern: string, path: string, add: Add): void {
-  try {
-    new RegExp(pattern, 'u');
-  } catch (error) {
-    add(path, `is not a valid regular expression (${(error as Error).message}); fix it or describe the format in "description"`);
-  }
+  const problem = patternProblem(pattern);
+  if (problem !== undefined) add(path, problem);
 }

@@ -431,6 +431,26 @@ function blankPagesPdf(count: number): Buffer {
   );
 }
 
+/**
+ * A one-page PDF whose text layer holds a NUL character (`\000` in the content stream), which
+ * PostgreSQL can store neither in text nor in jsonb. Its text reads `NUL_PDF_TEXT` once the NUL is
+ * dropped. By hand, because pdf-lib's standard fonts refuse to encode the character.
+ */
+export const NUL_PDF_TEXT = 'Invoice 2024-117 with a NULhere in its text layer';
+export function nulTextLayerPdf(): Buffer {
+  const content = `BT /F1 12 Tf 72 700 Td (${NUL_PDF_TEXT.replace('NULhere', 'NUL\\000here')}) Tj ET`;
+  return handWrittenPdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ],
+    '',
+  );
+}
+
 export async function buildBadInputs(dir: string): Promise<BadInput[]> {
   const write = writerTo(dir);
   const invoice = await textPdf(INVOICE);

@@ -11,7 +11,7 @@ import {
 } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool, documentIdField, type ToolContext } from '../../tools/tool.ts';
-import { documentIdOf, iso, jsonValueField } from './shared.ts';
+import { documentIdOf, documentTarget, iso, jsonValueField } from './shared.ts';
 
 const promptRevidField = z.string().trim().min(1).max(64);
 
@@ -95,6 +95,7 @@ export const runExtractionTool = defineTool({
       .optional()
       .describe('true (default): run the model again; false: return a stored result when there is one'),
   }),
+  target: documentTarget,
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);
     const promptRevid = input.prompt_revid ?? context.workingState.promptRevid ?? DEFAULT_PROMPT_REVID;
@@ -184,6 +185,7 @@ export const updateExtractionField = defineTool({
       .describe('The prompt revision whose result to change; default: the latest extraction, else the working prompt'),
     document_id: documentIdField,
   }),
+  target: documentTarget,
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);
     const { workingState } = context;

@@ -5,6 +5,7 @@ import {
   listPrompts,
   listPromptVersions,
   type PromptRevision,
+  promptCreator,
   resolvePromptRevision,
   updatePrompt,
 } from '@docagent/core';
@@ -107,6 +108,11 @@ export const createPromptTool = defineTool({
       .describe('Model id from list_llm_models, e.g. "openai:gpt-4.1-mini"; default the organization default'),
     tag_ids: tagIdsField.optional().describe('Tag ids: the prompt runs on documents having any of them'),
   }),
+  // An existing name makes this a change of that prompt, so it belongs to whoever created it.
+  target: async (context, input) => ({
+    subject: false,
+    creator: await promptCreator(context.services.db, context.access.orgId, { name: input.name }),
+  }),
   async run(context, input) {
     const revision = await createPrompt(context.services.db, context.access, {
       name: input.name,
@@ -137,6 +143,10 @@ export const updatePromptTool = defineTool({
     schema_version: schemaVersionField.nullable().optional().describe('Schema version to pin; null for the latest'),
     model: modelField.nullable().optional().describe('New model id, or null for the organization default'),
     tag_ids: tagIdsField.optional().describe('The complete new list of tag ids'),
+  }),
+  target: async (context, input) => ({
+    subject: false,
+    creator: await promptCreator(context.services.db, context.access.orgId, { promptId: input.prompt_id }),
   }),
   async run(context, input) {
     const { revision, changed } = await updatePrompt(context.services.db, context.access, input.prompt_id, {

@@ -5,6 +5,7 @@ import {
   listSchemas,
   listSchemaVersions,
   type SchemaRevision,
+  schemaCreator,
   updateSchema,
   validateDataAgainstSchema,
   validateResponseFormat,
@@ -120,6 +121,11 @@ export const createSchemaTool = defineTool({
     name: schemaNameField.describe('Schema name shown to people, e.g. "Invoice"; an existing name gets a new version'),
     response_format: responseFormatField('The full response_format object, as in the example'),
   }),
+  // An existing name makes this a change of that schema, so it belongs to whoever created it.
+  target: async (context, input) => ({
+    subject: false,
+    creator: await schemaCreator(context.services.db, context.access.orgId, { name: input.name }),
+  }),
   async run(context, input) {
     const revision = await createSchema(context.services.db, context.access, {
       name: input.name,
@@ -142,6 +148,10 @@ export const updateSchemaTool = defineTool({
     schema_id: idField('The schema id (schema_id, stable across versions; not the schema_revid)'),
     name: schemaNameField.optional().describe('New name'),
     response_format: z.unknown().optional().describe('The complete new response_format (same format as create_schema)'),
+  }),
+  target: async (context, input) => ({
+    subject: false,
+    creator: await schemaCreator(context.services.db, context.access.orgId, { schemaId: input.schema_id }),
   }),
   async run(context, input) {
     const { revision, changed } = await updateSchema(context.services.db, context.access, input.schema_id, {

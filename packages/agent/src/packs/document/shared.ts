@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from '../../tools/tool.ts';
+import type { ToolContext, WriteTarget } from '../../tools/tool.ts';
 
 /** Helpers shared by the tools of the document agent. */
 
@@ -7,6 +7,12 @@ export const iso = (d: Date | null): string | null => (d ? d.toISOString() : nul
 
 /** The document a tool works on: the one given, or the conversation's document. */
 export const documentIdOf = (context: ToolContext, documentId: string | undefined): string => documentId ?? context.documentId;
+
+/** What a call on a document changes: the conversation's own document, or another one. */
+export const documentTarget = async (context: ToolContext, input: { document_id?: string }): Promise<WriteTarget> => ({
+  subject: documentIdOf(context, input.document_id) === context.documentId,
+  creator: null,
+});
 
 export const idField = (what: string) => z.string().trim().min(1).max(64).describe(what);
 

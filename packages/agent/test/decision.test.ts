@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { z } from 'zod';
+import { type DeclaredWrite, decide, defineTool, type Permissions, type ToolContext } from '../src/index.ts';
+
+const readTool = defineTool({
+  name: 'read_it',
+  description: 'Reads.',
+  input: z.strictObject({}),
+  access: 'read_only',
+  run: async () => ({}),
+});
+const makeTool = defineTool({
+  name: 'make_it',
+  description: 'Makes or changes a thing by name.',
+  input: z.strictObject({ name: z.string() }),
+  access: 'read_write',
+  target: async (_c, input) => ({
+    subject: false,
+    creator: input.name === 'theirs' ? 'alice@example.test' : input.name === 'mine' ? 'run-7' : null,
+  }),
+  run: async () => ({}),
+});
+const onDocTool = defineTool({
+  name: 'on_doc',
+  description: 'Works on a document.',
+  input: z.strictObject({ document_id: z.string().optional() }),
+  access: 'read_write',
+  target: async (context, input) => ({
+    subject: (input.document_id ?? context.documentId) === context.documentId,
+    creator: null,
+  }),
+  run: async () => ({}),
+});
+const deleteTool = defineTool({
+  name: 'delete_it',
+  description: 'Deletes.',
+  input: z.strictObject({ id: z.string() }),
+  access: 'read_write',
+  run: async () => ({}),
+});
+
+const context = {
+  access: { orgId: 'o', role: 'user', userId: null, actor: 'run-7' },
+  documentId: 'doc-1',
+  workingState: {},
+} as unknown as ToolContext;
+const person = (over: Partial<Permissions> = {}): Permissions => ({ autoApprove: false, autoApprovedTools: [], ...over });
+const headless = (declaredWrites: DeclaredWrite[]): Permissions => ({ ...person(), declaredWrites });
+
+test("a person's turn: reads run, writes ask unless allowed ahead", async () => {
+  assert.equal((await decide(readTool, {}, person(), context)).effect, 'allow');
+  assert.equal((await decide(deleteTool, { id: 'x' }, person(), context)).effect, 'ask');
+  assert.equal((await decide(deleteTool, { id: 'x' }, person({ autoApprove: true }), context)).effect, 'allow');
+  assert.equal((await decide(deleteTool, { id: 'x' }, person({ autoApprovedTools: ['delete_it'] }), context)).effect, 'allow');
+});
+
+test('a headless run makes its declared writes on their targets and nothing else; it never asks', async () => {
+  const writes = headless([
+    { tool: 'make_it', target: 'own' },
+    { tool: 'on_doc', target: 'subject' },
+  ]);
+  assert.equal((await decide(readTool, {}, writes, context)).effect, 'allow');
+  const undeclared = await decide(deleteTool, { id: 'x' }, writes, context);
+  assert.equal(undeclared.effect, 'deny');
+  assert.match(undeclared.reason, /may make only its declared writes .*delete_it is not one of them/);
+  assert.equal((await decide(makeTool, { name: 'new' }, writes, context)).effect, 'allow');
+  assert.equal((await decide(makeTool, { name: 'mine' }, writes, context)).effect, 'allow');
+  const theirs = await decide(makeTool, { name: 'theirs' }, writes, context);
+  assert.equal(theirs.effect, 'deny');
+  assert.match(theirs.reason, /only as make_it of what this run created; .*use a new name instead/);
+  assert.equal((await decide(onDocTool, {}, writes, context)).effect, 'allow');
+  assert.equal((await decide(onDocTool, { document_id: 'doc-1' }, writes, context)).effect, 'allow');
+  assert.equal((await decide(onDocTool, { document_id: 'doc-2' }, writes, context)).effect, 'deny');
+  // Arguments whose target cannot be read are not given the benefit of the doubt.
+  assert.equal((await decide(makeTool, { name: 7 }, writes, context)).effect, 'deny');
+  // Auto-approve is for a person's own turn: a declaration outranks it.
+  assert.equal((await decide(deleteTool, { id: 'x' }, { ...writes, autoApprove: true }, context)).effect, 'deny');
+});
+
+test('a declared write without a target allows any call of the tool; one on a tool that cannot name its target, none', async () => {
+  assert.equal((await decide(deleteTool, { id: 'x' }, headless([{ tool: 'delete_it' }]), context)).effect, 'allow');
+  assert.equal((await decide(deleteTool, { id: 'x' }, headless([{ tool: 'delete_it', target: 'own' }]), context)).effect, 'deny');
+});

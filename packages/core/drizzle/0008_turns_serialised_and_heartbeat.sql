@@ -1,0 +1,5 @@
+ALTER TABLE "agent_turns" ADD COLUMN "heartbeat_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+-- Threads that already run several turns at once (the lost-message bug) keep their newest one.
+UPDATE "agent_turns" SET "status" = 'failed' WHERE "thread_id" IS NOT NULL AND "status" IN ('running', 'paused') AND "id" NOT IN (SELECT DISTINCT ON ("thread_id") "id" FROM "agent_turns" WHERE "thread_id" IS NOT NULL AND "status" IN ('running', 'paused') ORDER BY "thread_id", "updated_at" DESC);--> statement-breakpoint
+CREATE UNIQUE INDEX "agent_turns_active_thread_idx" ON "agent_turns" USING btree ("thread_id") WHERE "agent_turns"."status" in ('running', 'paused');--> statement-breakpoint
+CREATE INDEX "agent_turns_running_idx" ON "agent_turns" USING btree ("heartbeat_at") WHERE "agent_turns"."status" = 'running';

@@ -1,0 +1,1 @@
+ALTER TABLE "documents" ADD COLUMN "text_removed_characters" integer DEFAULT 0 NOT NULL;
