@@ -43,4 +43,5 @@ export * from './tags/tags.ts';
 export * from './text/extract-text.ts';
 export type { OcrEngineName } from './text/ocr.ts';
 export { tesseractCliAvailable } from './text/ocr.ts';
+export { type PdfEngineName, pdftotextAvailable } from './text/pdf-engine.ts';
 export * from './text/types.ts';

@@ -1,5 +1,6 @@
 import { extractImageText } from './image-text.ts';
 import { chooseOcrEngine, type OcrEngineName, openOcrSession } from './ocr.ts';
+import { choosePdfEngine, type PdfEngineName } from './pdf-engine.ts';
 import { extractPdfText } from './pdf-text.ts';
 import { extractPlainText } from './plain-text.ts';
 import {
@@ -17,6 +18,8 @@ export interface ExtractTextOptions {
   limits?: Partial<TextExtractionLimits>;
   /** Overrides the engine choice (DOCAGENT_OCR_ENGINE, else the CLI when installed). */
   ocrEngine?: OcrEngineName;
+  /** Overrides the PDF text engine choice (DOCAGENT_PDF_ENGINE, else pdftotext when installed). */
+  pdfEngine?: PdfEngineName;
 }
 
 function describeDuration(ms: number): string {
@@ -43,6 +46,7 @@ export async function extractDocumentText(
     if (input.kind === 'image')
       return await extractImageText(input.bytes, { maxImagePixels: limits.maxImagePixels, ocr, signal });
     return await extractPdfText(input.bytes, {
+      engine: choosePdfEngine(options.pdfEngine),
       maxPages: limits.maxPages,
       maxImagePixels: limits.maxImagePixels,
       dpi: OCR_DPI,

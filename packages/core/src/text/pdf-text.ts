@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { OcrResult, OcrSession } from './ocr.ts';
+import type { PdfEngineName } from './pdf-engine.ts';
+import { readPdfTextWithPoppler } from './pdf-poppler.ts';
 import type { PdfWorkerInput, PdfWorkerMessage, PdfWorkerRequest } from './pdf-worker-protocol.ts';
 import { type PageText, type PositionedText, type TextExtraction, TextExtractionError } from './types.ts';
 
@@ -102,24 +104,62 @@ function toPagePoints(words: OcrResult['words'], scale: number, page: PageText):
 }
 
 /**
- * A PDF's text: the text layer of every page, then OCR of the pages that have none, in page
- * order, one at a time (the worker renders a page only when the previous one is read, so
- * at most one page image is in memory). The signal ends the worker and the OCR at once.
+ * OCR of the pages without a usable text layer, in page order, one at a time: the worker
+ * renders a page only when the previous one is read, so at most one page image is in memory.
  */
-export async function extractPdfText(
-  bytes: Uint8Array,
-  options: { maxPages: number; maxImagePixels: number; dpi: number; ocr: () => Promise<OcrSession>; signal: AbortSignal },
-): Promise<TextExtraction> {
-  const worker = new PdfWorkerThread({
-    bytes,
-    maxPages: options.maxPages,
-    maxImagePixels: options.maxImagePixels,
-    dpi: options.dpi,
-  });
-  const stop = () => void worker.terminate();
-  options.signal.addEventListener('abort', stop, { once: true });
+async function ocrPages(worker: PdfWorkerThread, scanned: PageText[], options: PdfTextOptions): Promise<void> {
   let session: OcrSession | undefined;
   try {
+    for (const page of scanned) {
+      worker.send({ type: 'render', page: page.page });
+      const { image, scale } = await worker.next('rendered');
+      session ??= await options.ocr();
+      const result = await session.recognize(image, options.signal);
+      page.engine = session.engine;
+      page.text = result.text;
+      page.items = toPagePoints(result.words, scale, page);
+    }
+  } finally {
+    await session?.close();
+  }
+}
+
+interface PdfTextOptions {
+  engine: PdfEngineName;
+  maxPages: number;
+  maxImagePixels: number;
+  dpi: number;
+  ocr: () => Promise<OcrSession>;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs `work` with a pdf.js worker thread for the PDF; the signal ends the thread at once.
+ * With `readText` false the thread reads no text layer and only renders pages for OCR.
+ */
+async function withPdfWorker<T>(
+  bytes: Uint8Array,
+  options: PdfTextOptions & { readText: boolean },
+  work: (worker: PdfWorkerThread) => Promise<T>,
+): Promise<T> {
+  const { maxPages, maxImagePixels, dpi, readText } = options;
+  const worker = new PdfWorkerThread({ bytes, maxPages, maxImagePixels, dpi, readText });
+  const stop = () => void worker.terminate();
+  options.signal.addEventListener('abort', stop, { once: true });
+  try {
+    return await work(worker);
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason;
+    throw error;
+  } finally {
+    options.signal.removeEventListener('abort', stop);
+    await worker.terminate();
+  }
+}
+
+/** Text layers by pdf.js in the worker thread, then OCR of the pages that have none. */
+function extractWithPdfjs(bytes: Uint8Array, options: PdfTextOptions): Promise<TextExtraction> {
+  return withPdfWorker(bytes, { ...options, readText: true }, async (worker) => {
     const { pageCount } = await worker.next('opened');
     const pages: PageText[] = [];
     const scanned: PageText[] = [];
@@ -132,22 +172,33 @@ export async function extractPdfText(
       pages.push({ page, width, height, text, items, engine: 'pdf_text' });
       if (message.needsOcr) scanned.push(pages.at(-1)!);
     }
-    for (const page of scanned) {
-      worker.send({ type: 'render', page: page.page });
-      const { image, scale } = await worker.next('rendered');
-      session ??= await options.ocr();
-      const result = await session.recognize(image, options.signal);
-      page.engine = session.engine;
-      page.text = result.text;
-      page.items = toPagePoints(result.words, scale, page);
-    }
+    await ocrPages(worker, scanned, options);
     return { pageCount, pages };
-  } catch (error) {
-    if (options.signal.aborted) throw options.signal.reason;
-    throw error;
-  } finally {
-    options.signal.removeEventListener('abort', stop);
-    await session?.close();
-    await worker.terminate();
+  });
+}
+
+/**
+ * Text layers by poppler; a pdf.js thread is started only when a page needs OCR, to render
+ * it (so a text PDF costs no thread at all).
+ */
+async function extractWithPoppler(bytes: Uint8Array, options: PdfTextOptions): Promise<TextExtraction> {
+  const { pageCount, pages: read } = await readPdfTextWithPoppler(bytes, options);
+  const pages: PageText[] = read.map(({ needsOcr: _, ...page }) => page);
+  const scanned = pages.filter((_, i) => read[i]!.needsOcr);
+  if (scanned.length > 0) {
+    await withPdfWorker(bytes, { ...options, readText: false }, async (worker) => {
+      await worker.next('opened');
+      await worker.next('text_done');
+      await ocrPages(worker, scanned, options);
+    });
   }
+  return { pageCount, pages };
+}
+
+/**
+ * A PDF's text: the text layer of every page, read by the chosen engine (pdftotext or
+ * pdf.js, see `choosePdfEngine`), then OCR of the pages that have none, in page order.
+ */
+export function extractPdfText(bytes: Uint8Array, options: PdfTextOptions): Promise<TextExtraction> {
+  return options.engine === 'pdftotext' ? extractWithPoppler(bytes, options) : extractWithPdfjs(bytes, options);
 }

@@ -8,6 +8,8 @@ export interface PdfWorkerInput {
   maxImagePixels: number;
   /** Resolution at which pages without a text layer are rendered for OCR. */
   dpi: number;
+  /** False when another engine has read the text layers: the thread only renders pages for OCR. */
+  readText: boolean;
 }
 
 export type PdfWorkerRequest = { type: 'open'; input: PdfWorkerInput } | { type: 'render'; page: number };

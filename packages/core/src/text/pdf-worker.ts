@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { loadPdfjs, openPdf, type PdfDocument } from './pdf-document.ts';
 import { renderPdfPageForOcr } from './pdf-render.ts';
 import { needsOcr, readTextLayer } from './pdf-text-layer.ts';
+import { looksTruncated, TRUNCATED_PDF_MESSAGE } from './pdf-truncation.ts';
 import type { PdfWorkerInput, PdfWorkerMessage, PdfWorkerRequest } from './pdf-worker-protocol.ts';
 import type { TextExtractionError } from './types.ts';
 
@@ -21,15 +22,6 @@ function classify(error: unknown): { reason: TextExtractionError['reason']; mess
   }
   const detail = (error as Error).message ?? String(error);
   return { reason: 'malformed', message: `The PDF cannot be read (${detail}); upload a valid copy.` };
-}
-
-/**
- * A complete PDF ends with %%EOF (readers allow some bytes after it). Without it pdf.js
- * rebuilds what it can and would quietly return the first half of a cut-off upload.
- */
-function looksTruncated(bytes: Uint8Array): boolean {
-  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 2048))).toString('latin1');
-  return !tail.includes('%%EOF');
 }
 
 async function readTextLayers(pdf: PdfDocument): Promise<void> {
@@ -63,11 +55,7 @@ async function render(pdf: PdfDocument, input: PdfWorkerInput, request: { page: 
 
 async function read(input: PdfWorkerInput): Promise<void> {
   if (looksTruncated(input.bytes)) {
-    post({
-      type: 'failed',
-      reason: 'malformed',
-      message: 'The PDF is truncated (it has no end-of-file marker); upload the complete file.',
-    });
+    post({ type: 'failed', reason: 'malformed', message: TRUNCATED_PDF_MESSAGE });
     return;
   }
   let pdf: PdfDocument;
@@ -88,7 +76,7 @@ async function read(input: PdfWorkerInput): Promise<void> {
   }
   post({ type: 'opened', pageCount: pdf.numPages });
   try {
-    await readTextLayers(pdf);
+    if (input.readText) await readTextLayers(pdf);
   } catch (error) {
     post({ type: 'failed', ...classify(error) });
     return;

@@ -5,9 +5,12 @@ export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv';
 export type TextEngine = 'pdf_text' | 'tesseract_cli' | 'tesseract_js' | 'plain';
 
 /**
- * A piece of positioned text: a word (OCR) or a text run (PDF text layer). Coordinates are
- * in the page's own units (PDF points for PDFs, pixels for images) with the origin at the
- * top-left corner, y growing downwards.
+ * A piece of positioned text: a word (OCR, and PDF text layers read by pdftotext) or a text
+ * run (PDF text layers read by pdf.js). Coordinates are in the page's own units (PDF points
+ * for PDFs, pixels for images) with the origin at the top-left corner of the visible page
+ * (the crop box), y growing downwards. A PDF word's box spans the font's ascent to its
+ * descent with pdftotext, the font size above the baseline with pdf.js: the same x, and
+ * tops and bottoms a fraction of the font size apart.
  */
 export interface PositionedText {
   text: string;

@@ -1,0 +1,131 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { needsOcr } from './pdf-text-layer.ts';
+import { insidePage, type TextRun, textOfRuns } from './pdf-text-lines.ts';
+import { looksTruncated, TRUNCATED_PDF_MESSAGE } from './pdf-truncation.ts';
+import { type BboxPage, PdftotextBboxReader } from './pdftotext-bbox.ts';
+import { runPopplerCommand } from './poppler-command.ts';
+import { type PageText, TextExtractionError } from './types.ts';
+
+/**
+ * A PDF's text layer read by poppler: `pdfinfo` counts the pages (and gives each page's
+ * rotation), then `pdftotext -bbox -raw -cropbox` prints every word with its box.
+ * `-raw` keeps the content stream's order, the order pdf.js gives, so that one line
+ * grouping serves both engines; `-cropbox` measures pages by the crop box, as pdf.js's
+ * viewport does, so boxes share its origin (top-left of the visible page, y downwards).
+ */
+
+/** pdftotext -bbox prints about 100 bytes a word: room for 2,000 dense pages. */
+const MAX_TEXT_OUTPUT_BYTES = 256_000_000;
+
+/** pdfinfo prints two lines a page (size and rotation) plus a few dozen of metadata. */
+const pdfinfoOutputLimit = (pages: number) => 64_000 + 200 * pages;
+
+export interface PopplerPage extends PageText {
+  needsOcr: boolean;
+}
+
+/** The reason and words a person can act on, from poppler's stderr (the file's path left out). */
+function unreadable(stderr: string, code: number | null, file: string): TextExtractionError {
+  if (/Incorrect password/i.test(stderr)) {
+    return new TextExtractionError('encrypted', 'The PDF is password-protected; upload an unprotected copy.');
+  }
+  const lines = stderr.replaceAll(file, 'the PDF').trim().split('\n').filter(Boolean);
+  const detail = lines.at(-1)?.replace(/^(Syntax |Internal |Command Line )?Error( \(\d+\))?: /, '') ?? `exit code ${code}`;
+  return new TextExtractionError('malformed', `The PDF cannot be read (${detail}); upload a valid copy.`);
+}
+
+/** Page count and the rotation of each page up to `maxPages`, from `pdfinfo -f 1 -l maxPages`. */
+async function pageInfo(
+  file: string,
+  maxPages: number,
+  signal: AbortSignal,
+): Promise<{ pageCount: number; rotation: Map<number, number> }> {
+  const out: Buffer[] = [];
+  const { code, stderr } = await runPopplerCommand('pdfinfo', ['-f', '1', '-l', String(maxPages), file], {
+    signal,
+    maxOutputBytes: pdfinfoOutputLimit(maxPages),
+    onOutput: (chunk) => out.push(chunk),
+  });
+  if (code !== 0) throw unreadable(stderr, code, file);
+  const info = Buffer.concat(out).toString('utf8');
+  const pages = /^Pages:\s+(\d+)$/m.exec(info);
+  if (!pages) throw new Error(`pdfinfo did not print the page count; is it poppler's pdfinfo? It printed: ${info.slice(0, 200)}`);
+  const rotation = new Map(
+    Array.from(info.matchAll(/^Page\s+(\d+) rot:\s+(\d+)$/gm), ([, page, degrees]) => [Number(page), Number(degrees)]),
+  );
+  return { pageCount: Number(pages[1]), rotation };
+}
+
+/** pdftotext prints six decimals; differences of them should not store float noise (88.99199999999999). */
+const micro = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/**
+ * A page as the pipeline stores it. pdftotext measures a page by its unrotated box while it
+ * places words on the rotated page, so a page turned a quarter gets its sides swapped here.
+ */
+function pageText(n: number, raw: BboxPage, rotation: number): PopplerPage {
+  const turned = rotation % 180 !== 0;
+  const size = { width: turned ? raw.height : raw.width, height: turned ? raw.width : raw.height };
+  const runs: TextRun[] = raw.words.map((word) => ({
+    text: word.text,
+    x: word.xMin,
+    y: word.yMin,
+    width: micro(word.xMax - word.xMin),
+    height: micro(word.yMax - word.yMin),
+    baseline: word.yMax,
+  }));
+  const text = textOfRuns(runs, { wholeWords: true });
+  const scanned = needsOcr(text);
+  return {
+    page: n,
+    ...size,
+    engine: 'pdf_text',
+    text: scanned ? '' : text,
+    items: scanned ? [] : runs.map((run) => insidePage(run, size)),
+    needsOcr: scanned,
+  };
+}
+
+/**
+ * Every page's text layer, read by poppler from a private copy of the bytes (a folder of
+ * mode 0700, removed whatever happens). Pages with too little text are flagged for OCR.
+ */
+export async function readPdfTextWithPoppler(
+  bytes: Uint8Array,
+  options: { maxPages: number; signal: AbortSignal },
+): Promise<{ pageCount: number; pages: PopplerPage[] }> {
+  if (looksTruncated(bytes)) throw new TextExtractionError('malformed', TRUNCATED_PDF_MESSAGE);
+  const dir = await mkdtemp(join(tmpdir(), 'docagent-pdf-'));
+  try {
+    const file = join(dir, 'document.pdf');
+    await writeFile(file, bytes, { mode: 0o600 });
+    const { pageCount, rotation } = await pageInfo(file, options.maxPages, options.signal);
+    if (pageCount > options.maxPages) {
+      throw new TextExtractionError(
+        'too_many_pages',
+        `The PDF has ${pageCount} pages; the limit is ${options.maxPages}. Split it into smaller files and upload those.`,
+      );
+    }
+    const pages: PopplerPage[] = [];
+    const reader = new PdftotextBboxReader((raw) =>
+      pages.push(pageText(pages.length + 1, raw, rotation.get(pages.length + 1) ?? 0)),
+    );
+    const decoder = new TextDecoder('utf-8');
+    const { code, stderr } = await runPopplerCommand('pdftotext', ['-bbox', '-raw', '-cropbox', '-enc', 'UTF-8', file, '-'], {
+      signal: options.signal,
+      maxOutputBytes: MAX_TEXT_OUTPUT_BYTES,
+      onOutput: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
+    });
+    if (code !== 0) throw unreadable(stderr, code, file);
+    reader.push(decoder.decode());
+    reader.end();
+    if (pages.length !== pageCount) {
+      throw new Error(`pdftotext printed ${pages.length} pages where pdfinfo counted ${pageCount}`);
+    }
+    return { pageCount, pages };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
