@@ -364,7 +364,10 @@ test('threads keep the conversation and its working state for the next turn', as
 });
 
 describe('one turn at a time on a thread', () => {
-  test('twenty messages sent at once: one turn runs, the rest are refused naming it, and no message is lost', async () => {
+  // The timeout turns a regression (all twenty running at once, each waiting on the held model) into a failure, not a hang.
+  test('twenty messages sent at once: one turn runs, the rest are refused naming it, and no message is lost', {
+    timeout: 120_000,
+  }, async () => {
     const threadId = json<{ thread_id: string }>(await post(`${base()}/threads`, {})).thread_id;
     const held = heldReply({ text: 'The one answer.' });
     fake.setHandler((r) => (isAgentRequest(r) ? held.answer() : summaryOrExtraction(r)));

@@ -226,7 +226,10 @@ test(`a server killed in the middle of an auto-create run runs it again after a 
   }
 });
 
-test(`a turn whose server was killed ends failed after a restart; its stream ends and its thread keeps the finished steps (${testDatabaseKind()})`, async () => {
+// The timeout turns a regression (a follower waiting for ever on a dead turn) into a failure, not a hang.
+test(`a turn whose server was killed ends failed after a restart; its stream ends and its thread keeps the finished steps (${testDatabaseKind()})`, {
+  timeout: 240_000,
+}, async () => {
   const fake = await startFakeLlm();
   const secondStep = heldReply({ text: 'never sent' });
   fake.setHandler(async (request): Promise<FakeReply> => {
