@@ -16,7 +16,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { createDocumentAgent } from './agent.ts';
 import type { Config } from './config.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerInputHygiene } from './http/input-hygiene.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -58,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.maxBodyBytes,
     trustProxy: config.trustProxy,
+    frameworkErrors: (error, _request, reply) => answerFrameworkError(error, reply),
     // Callers may bring their own request id (a proxy's, say); otherwise we make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -175,6 +175,12 @@ describe('malformed ids in the path are "not found", like unknown ones', () => {
   test('"default" still names the default prompt', async () => {
     assert.equal((await call('GET', `${org()}/prompts/default`)).statusCode, 200);
   });
+
+  test("a path Fastify's router cannot decode gets our error body and headers too", async () => {
+    const res = await call('GET', `${org()}/documents/%ED%A0%80`);
+    assertRefused(res, 400, /^The URL is not valid: a part of its path is not percent-encoded UTF-8/);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+  });
 });
 
 describe('malformed multipart bodies are a 400 saying what is wrong', () => {

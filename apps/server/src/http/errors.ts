@@ -1,6 +1,7 @@
 import { type DomainErrorKind, InvalidSchemaError, isDomainError } from '@docagent/core';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { withSecurityHeaders } from './security-headers.ts';
 
 /** The one place where a domain error becomes an HTTP status. */
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -55,6 +56,20 @@ function describeValidation(error: FastifyError): string {
     return `${path}: ${v.message}`;
   });
   return `Invalid request: ${issues.join('; ')}.`;
+}
+
+/**
+ * Fastify's router refuses some URLs before any hook or route runs (bad percent-encoding, a
+ * path parameter past its length limit); they get our body and headers like every other error.
+ */
+export function answerFrameworkError(error: FastifyError, reply: FastifyReply): void {
+  const detail =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The URL is not valid: a part of its path is not percent-encoded UTF-8. Encode path parts with encodeURIComponent.'
+      : error.message;
+  withSecurityHeaders(reply)
+    .code(error.statusCode ?? 400)
+    .send({ detail, code: error.code ?? 'bad_request' } satisfies ErrorBody);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -1,5 +1,5 @@
 import type { DocumentKind } from '@docagent/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * What the built web app loads, all from its own origin: its scripts and style sheets, pdf.js's
@@ -38,9 +38,12 @@ const HEADERS = {
 /** Every response, API and error ones too, carries them; routes may only tighten the policy. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(HEADERS);
+    withSecurityHeaders(reply);
   });
 }
+
+/** For the answers Fastify gives before any hook runs (a URL it cannot route). */
+export const withSecurityHeaders = (reply: FastifyReply): FastifyReply => reply.headers(HEADERS);
 
 /** RFC 5987 leaves these out of a filename*; encodeURIComponent keeps them. */
 const encodeFilename = (name: string) =>
