@@ -42,10 +42,14 @@ function headlessReply(outputs: string[], documentName: string): FakeReply {
   const suffix = documentName === 'invoice.pdf' ? '' : ` (${documentName})`;
   switch (outputs.length) {
     case 0:
+      // With the schema, a write the run was not declared to make (renaming its document): denied.
       return {
-        toolCalls: [{ name: 'create_schema', arguments: { name: `${SCHEMA_NAME}${suffix}`, response_format: invoiceSchema } }],
+        toolCalls: [
+          { name: 'create_schema', arguments: { name: `${SCHEMA_NAME}${suffix}`, response_format: invoiceSchema } },
+          { name: 'update_document', arguments: { document_name: 'renamed by the agent.pdf' } },
+        ],
       };
-    case 1:
+    case 2:
       return {
         toolCalls: [
           {
@@ -58,7 +62,7 @@ function headlessReply(outputs: string[], documentName: string): FakeReply {
           },
         ],
       };
-    case 2:
+    case 3:
       return { toolCalls: [{ name: 'run_extraction', arguments: {} }] };
     default:
       return { text: PROPOSED_TEXT };
@@ -193,6 +197,11 @@ async function scenario(page: Page): Promise<void> {
     .getByRole('region', { name: /create_schema/ })
     .getByText('done', { exact: true })
     .waitFor();
+  const denied = runLog.getByRole('region', { name: /update_document/ });
+  await denied.getByText('not allowed', { exact: true }).waitFor();
+  await denied.getByText(/Not allowed: .*update_document is not one of them/).waitFor();
+  await denied.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, `auto-create-log-denied-${testDatabaseKind()}.png`) });
   await runLog.getByText(PROPOSED_TEXT).waitFor();
   assert.equal(await runLog.getByRole('button', { name: /^Approve/ }).count(), 0, 'the log asks for no approval');
   await page.screenshot({ path: join(ARTIFACTS, `auto-create-log-${testDatabaseKind()}.png`) });

@@ -8,6 +8,7 @@ import { createSseParser, parseChatFrames } from '../../../web/src/api/chatStrea
 import { filterChoices, type MentionChoice, mentionQueryAt, mentionsInText } from '../../../web/src/chat/mentions.ts';
 import { parseResourceHref } from '../../../web/src/chat/resourceLinks.ts';
 import { groupThreads } from '../../../web/src/chat/threadGroups.ts';
+import { failedStatus } from '../../../web/src/chat/toolStatus.ts';
 import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
@@ -66,6 +67,19 @@ before(async () => {
 after(async () => {
   slow.release();
   await app?.close();
+});
+
+test('a tool card says how its call was decided, from the decision the server gave (the text only for older stored calls)', () => {
+  assert.equal(failedStatus('rejected', 'User rejected this action.'), 'rejected');
+  assert.equal(failedStatus('denied', 'This run may make only its declared writes.'), 'denied');
+  assert.equal(failedStatus('stopped', 'Stopped by the user before this call ran.'), 'stopped');
+  assert.equal(
+    failedStatus('allowed', 'User rejected this action.'),
+    'failed',
+    'a tool whose own error reads like a rejection failed',
+  );
+  assert.equal(failedStatus(undefined, 'User rejected this action.'), 'rejected');
+  assert.equal(failedStatus(undefined, 'Tag x was not found.'), 'failed');
 });
 
 test("the chat panel's helpers: mentions, resource links, thread groups", () => {

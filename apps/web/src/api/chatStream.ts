@@ -3,9 +3,9 @@
  * The parsing is pure: text goes in as it arrives, whole frames come out.
  */
 
-import type { AgentEvent, ToolCallInfo, TurnResult, TurnUsage } from '@docagent/agent/events';
+import type { AgentEvent, CallDecision, ToolCallInfo, TurnResult, TurnUsage } from '@docagent/agent/events';
 
-export type { ToolCallInfo, TurnResult, TurnUsage };
+export type { CallDecision, ToolCallInfo, TurnResult, TurnUsage };
 
 /** The extraction the conversation works on: the prompt revision and its (possibly patched) values. */
 export interface WorkingExtraction {

@@ -17,7 +17,12 @@ export function AutoCreateLogView({ orgId, documentId }: { orgId: string; docume
   const { model } = logQuery.data;
   return (
     <div className="flex max-h-96 flex-col gap-1">
-      {model && <p className="text-xs text-slate-500">Ran with {model}, every action auto-approved.</p>}
+      {model && (
+        <p className="text-xs text-slate-500">
+          Ran with {model}. It could only create schemas and prompts, change what it created and extract from this document; any
+          other action was not allowed.
+        </p>
+      )}
       <MessageList
         orgId={orgId}
         items={items}

@@ -10,6 +10,8 @@ const statusLabels: Record<ToolStatus, string> = {
   done: 'done',
   failed: 'failed',
   rejected: 'rejected',
+  denied: 'not allowed',
+  stopped: 'stopped',
 };
 
 const statusClasses: Record<ToolStatus, string> = {
@@ -18,6 +20,16 @@ const statusClasses: Record<ToolStatus, string> = {
   done: 'bg-emerald-100 text-emerald-900',
   failed: 'bg-red-100 text-red-800',
   rejected: 'bg-slate-200 text-slate-700',
+  denied: 'bg-orange-100 text-orange-900',
+  stopped: 'bg-slate-200 text-slate-700',
+};
+
+/** How the reason a call did not succeed is shown: a fault in red, a decision quietly. */
+const errorClasses: Partial<Record<ToolStatus, string>> = {
+  failed: 'border-red-100 bg-red-50 text-red-700',
+  rejected: 'border-slate-100 text-slate-600',
+  stopped: 'border-slate-100 text-slate-600',
+  denied: 'border-orange-100 bg-orange-50 text-orange-900',
 };
 
 /** A person's answer to one pending call. */
@@ -178,9 +190,10 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate }: ToolC
       {item.error !== null && (
         <p
           role={item.status === 'failed' ? 'status' : undefined}
-          className={`border-t px-3 py-1.5 text-xs whitespace-pre-wrap break-words ${item.status === 'rejected' ? 'border-slate-100 text-slate-600' : 'border-red-100 bg-red-50 text-red-700'}`}
+          className={`border-t px-3 py-1.5 text-xs whitespace-pre-wrap break-words ${errorClasses[item.status] ?? errorClasses.failed}`}
         >
           {item.status === 'failed' && <span className="font-medium">Error: </span>}
+          {item.status === 'denied' && <span className="font-medium">Not allowed: </span>}
           {item.error}
         </p>
       )}

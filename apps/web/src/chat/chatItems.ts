@@ -1,7 +1,9 @@
 import type { StoredMessage } from '../api/chat';
-import type { ChatFrame, ToolCallInfo } from '../api/chatStream';
+import type { CallDecision, ChatFrame, ToolCallInfo } from '../api/chatStream';
 
-export type ToolStatus = 'pending' | 'running' | 'done' | 'failed' | 'rejected';
+import { failedStatus, type ToolStatus } from './toolStatus';
+
+export type { ToolStatus };
 
 /** What the conversation shows, in order. */
 export type ChatItem =
@@ -38,9 +40,6 @@ export type ChatItem =
   | { kind: 'error'; key: string; text: string };
 
 export type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
-
-/** What the server said when the user rejected a call. */
-const REJECTED = 'User rejected this action.';
 
 let counter = 0;
 export const newKey = (prefix: string) => `${prefix}-${++counter}`;
@@ -132,7 +131,7 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
           return { ...item, status: 'done', preview: frame.preview, error: null };
         }
         const error = frame.error ?? frame.preview;
-        return { ...item, status: error === REJECTED ? 'rejected' : 'failed', error, preview: null };
+        return { ...item, status: failedStatus(frame.decision, error), error, preview: null };
       });
     case 'stopped':
       return [
@@ -173,17 +172,17 @@ function partsOf(content: StoredMessage['content']): Array<{ type: string; [key:
 }
 
 /** A stored tool output: an error text, or a JSON value that is only `{error}`, is a failure. */
-function outcomeOf(output: unknown): Pick<ToolItem, 'status' | 'preview' | 'error'> {
+function outcomeOf(output: unknown, decision: CallDecision | undefined): Pick<ToolItem, 'status' | 'preview' | 'error'> {
   const { type, value } = (output ?? {}) as { type?: string; value?: unknown };
   if (type === 'error-text' || type === 'error-json') {
     const error = typeof value === 'string' ? value : JSON.stringify(value);
-    return { status: error === REJECTED ? 'rejected' : 'failed', preview: null, error };
+    return { status: failedStatus(decision, error), preview: null, error };
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const keys = Object.keys(value);
     const error = (value as { error?: unknown }).error;
     if (keys.length === 1 && typeof error === 'string') {
-      return { status: error === REJECTED ? 'rejected' : 'failed', preview: null, error };
+      return { status: failedStatus(decision, error), preview: null, error };
     }
   }
   return { status: 'done', preview: previewOf(value), error: null };
@@ -215,7 +214,11 @@ export function itemsOfHistory(messages: StoredMessage[]): ChatItem[] {
     } else if (message.role === 'tool') {
       for (const part of parts) {
         if (part.type === 'tool-result') {
-          items = updateTool(items, String(part.toolCallId), (item) => ({ ...item, ...outcomeOf(part.output) }));
+          const stored = part.providerOptions as { docagent?: { decision?: CallDecision } } | undefined;
+          items = updateTool(items, String(part.toolCallId), (item) => ({
+            ...item,
+            ...outcomeOf(part.output, stored?.docagent?.decision),
+          }));
         }
       }
     }

@@ -242,6 +242,9 @@ export class ReactLoop {
         output: outcome.success
           ? { type: 'json', value: (outcome.result ?? null) as never }
           : { type: 'error-text', value: outcome.error },
+        // Kept with the stored history so a reloaded conversation shows how the call was decided;
+        // history.ts drops it before the parts go to a provider.
+        providerOptions: { docagent: { decision } },
       });
       await run.emit({
         type: 'tool_result',
