@@ -167,9 +167,19 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
     await indexMessages(threadId);
   }
 
-  /** Sends the failed message again; a stored copy of it is replaced, not repeated. */
+  /**
+   * Sends the failed message again; a stored copy of it (a turn that failed after finishing a
+   * step keeps it) is replaced, not repeated, even when the indexes of the last turn are not in yet.
+   */
   async function retry() {
-    const last = chat.items.findLast((item) => item.kind === 'user');
+    let items = chat.items;
+    const unindexed = items.findLast((item) => item.kind === 'user');
+    if (threadId !== null && unindexed?.kind === 'user' && unindexed.messageIndex === undefined) {
+      items = await loadThread(threadId)
+        .then((thread) => withMessageIndexes(items, thread.messages))
+        .catch(() => items);
+    }
+    const last = items.findLast((item) => item.kind === 'user');
     const stored = last?.kind === 'user' && last.messageIndex !== undefined ? last : undefined;
     await chat.retry(stored && { itemKey: stored.key, messageIndex: stored.messageIndex as number });
     if (threadId !== null) await indexMessages(threadId);

@@ -176,8 +176,11 @@ export class TurnStore {
     turn.expiresAt = this.expiry();
     await this.db.update(agentTurns).set(columnsOf(turn)).where(eq(agentTurns.id, turn.id));
     await this.record(turn);
-    // A turn that paused or ended, however, leaves its messages (the steps it finished) and working state on its thread.
-    if (turn.threadId && turn.status !== 'running') {
+    // A turn that paused or ended leaves its messages and working state on its thread; one that
+    // failed does so only when it finished a step (what ran is kept), so that sending the failed
+    // message again does not store it twice.
+    const leavesThread = turn.status !== 'running' && (turn.status !== 'failed' || turn.progress.steps > 0);
+    if (turn.threadId && leavesThread) {
       await this.db
         .update(agentThreads)
         .set({
