@@ -70,7 +70,6 @@ export async function startChat(
         };
       }
     : undefined;
-  if (threadId) await deps.threads.get(access, documentId, threadId);
   return deps.engine.start(
     {
       access,
