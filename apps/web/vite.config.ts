@@ -32,7 +32,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/v0': apiServer,
+      // ws: the agent panel's WebSocket (/v0/orgs/{org}/agent/ws) goes through too.
+      '/v0': { target: apiServer, ws: true },
       '/health': apiServer,
     },
   },

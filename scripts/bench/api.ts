@@ -77,16 +77,16 @@ async function seed(database: Database, { orgId, userId }: BenchAccount): Promis
     insert into document_pages (document_id, page, text, width, height, engine, items)
     values (${documentId(1)}, 1, ${INVOICE}, 612, 792, 'pdf_text', '[]'::jsonb)`);
   await db.execute(sql`
-    insert into agent_threads (id, org_id, user_id, document_id, title, messages, working_state, created_at, updated_at)
-    select ${idSql('c0', 'i')}, ${orgId}, ${userId}, ${idSql('d0', `i % 1000 + 1`)}, 'Conversation ' || i,
+    insert into agent_threads (id, org_id, user_id, subject_kind, subject_id, title, messages, working_state, created_at, updated_at)
+    select ${idSql('c0', 'i')}, ${orgId}, ${userId}, 'document', ${idSql('d0', `i % 1000 + 1`)}, 'Conversation ' || i,
       jsonb_build_array(
         jsonb_build_object('role', 'user', 'content', 'What is the total of invoice ' || i || '?'),
         jsonb_build_object('role', 'assistant', 'content', 'The total is ' || i * 3 || '.00 EUR.')),
       '{}'::jsonb, now() - make_interval(mins => i), now() - make_interval(mins => i)
     from generate_series(2, ${THREADS}) i`);
   await db.execute(sql`
-    insert into agent_threads (id, org_id, user_id, document_id, title, messages, working_state)
-    values (${LONG_THREAD}, ${orgId}, ${userId}, ${documentId(1)}, 'A long conversation',
+    insert into agent_threads (id, org_id, user_id, subject_kind, subject_id, title, messages, working_state)
+    values (${LONG_THREAD}, ${orgId}, ${userId}, 'document', ${documentId(1)}, 'A long conversation',
       ${JSON.stringify(conversation(LONG_THREAD_EXCHANGES))}::jsonb, '{}'::jsonb)`);
   // As a server that has run a while would have them: the planner's statistics.
   await db.execute(sql`analyze`);

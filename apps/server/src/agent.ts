@@ -1,24 +1,30 @@
 import {
   AgentEngine,
   type ChatDeps,
-  createDocumentToolRegistry,
+  documentPack,
   modelLayerGateway,
+  reactStrategy,
+  roaStrategy,
+  SubjectCatalog,
   ThreadStore,
-  type ToolContext,
+  type ToolServices,
   TurnEventLog,
   TurnStore,
 } from '@docagent/agent';
 import type { ModelRegistry } from '@docagent/core';
 import type { Config } from './config.ts';
 
-/** The document agent: engine, threads and the frame log, on the product's model layer. */
-export function createDocumentAgent(services: ToolContext['services'], llm: ModelRegistry, config: Config): ChatDeps {
+/** The agent: engine with its packs and strategies, threads and the frame log, on the product's model layer. */
+export function createAgent(services: ToolServices, llm: ModelRegistry, config: Config): ChatDeps {
+  const threads = new ThreadStore(services.db);
   const engine = new AgentEngine({
     llm: modelLayerGateway(llm),
-    tools: createDocumentToolRegistry(),
-    turns: new TurnStore(services.db, config.turnTtlSeconds),
+    subjects: new SubjectCatalog([documentPack]),
+    turns: new TurnStore(services.db, config.turnTtlSeconds, config.inputTimeoutSeconds),
+    threads,
     services,
     heartbeatMs: (config.turnHeartbeatSeconds * 1000) / 3,
+    strategies: [reactStrategy, roaStrategy],
   });
-  return { engine, threads: new ThreadStore(services.db), events: new TurnEventLog(services.db) };
+  return { engine, threads, events: new TurnEventLog(services.db) };
 }

@@ -13,7 +13,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createDocumentAgent } from './agent.ts';
+import { createAgent } from './agent.ts';
 import type { Config } from './config.ts';
 import { registerAuth } from './http/auth.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
@@ -22,6 +22,7 @@ import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
 import { accountRoutes } from './routes/account.ts';
+import { agentRoutes } from './routes/agent.ts';
 import { agentRunRoutes } from './routes/agent-runs.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -36,6 +37,7 @@ import { organizationRoutes } from './routes/organizations.ts';
 import { promptRoutes } from './routes/prompts.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { webAppRoutes } from './routes/web-app.ts';
+import { agentSocketRoutes } from './ws/agent-ws-routes.ts';
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -119,7 +121,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     config,
     documents,
     extraction,
-    agent: createDocumentAgent({ db, documents, extraction }, options.llm, config),
+    agent: createAgent({ db, documents, extraction }, options.llm, config),
     autoCreate: { db, scheduler: options.scheduler },
   };
   // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
@@ -143,6 +145,8 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   tagRoutes(app, deps);
   llmRoutes(app, deps);
   chatRoutes(app, deps);
+  agentRoutes(app, deps);
+  await agentSocketRoutes(app, deps);
   autoCreateRoutes(app, deps);
   agentRunRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
   DOCAGENT_TURN_HEARTBEAT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  DOCAGENT_INPUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   TURN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -66,6 +67,8 @@ export interface Config {
   };
   /** How long a paused agent turn waits for approval (from its last step). */
   turnTtlSeconds: number;
+  /** How long an agent's question (request_input) waits for an answer before the turn ends. */
+  inputTimeoutSeconds: number;
   /** The cap on one headless auto-create run. */
   autoCreateTimeoutMs: number;
   /** A running agent turn whose process is silent this long (it died) is ended as failed. */
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jobRetryDelaySeconds: e.DOCAGENT_LLM_JOB_RETRY_DELAY_SECONDS,
     },
     turnTtlSeconds: e.TURN_TTL_SECONDS,
+    inputTimeoutSeconds: e.DOCAGENT_INPUT_TIMEOUT_SECONDS,
     autoCreateTimeoutMs: e.DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS * 1000,
     turnHeartbeatSeconds: e.DOCAGENT_TURN_HEARTBEAT_SECONDS,
   };

@@ -7,7 +7,7 @@ import {
   type ModelRegistry,
   type TextExtractionScheduler,
 } from '@docagent/core';
-import { createDocumentAgent } from './agent.ts';
+import { createAgent } from './agent.ts';
 import type { Config } from './config.ts';
 
 /**
@@ -26,7 +26,7 @@ export async function startJobQueue(database: Database, config: Config, workers:
       await queue.scheduleTextExtraction(documentId);
     },
   };
-  const agent = createDocumentAgent({ db, documents: { db, blobs, scheduler }, extraction }, llm, config);
+  const agent = createAgent({ db, documents: { db, blobs, scheduler }, extraction }, llm, config);
   queue = await JobQueue.start(
     database,
     {

@@ -5,7 +5,7 @@ import { tables } from '@docagent/core';
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { type FakeLlmServer, type FakeReply, heldReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import { eq, like } from 'drizzle-orm';
-import { createDocumentAgent } from '../src/agent.ts';
+import { createAgent } from '../src/agent.ts';
 import { loadConfig } from '../src/config.ts';
 import { createModelRegistry } from '../src/llm.ts';
 import { bearer, json, multipartBody, seedMember, startTestApp, type TestApp } from './helpers.ts';
@@ -145,7 +145,7 @@ function directRun(timeoutMs: number, env: NodeJS.ProcessEnv = { ...ENV, OPENAI_
     documents: { db: t.database.db, blobs: null as never, scheduler: t.queue },
     extraction: { db: t.database.db, llm },
   };
-  return new AutoCreateRun(createDocumentAgent(services, llm, config).engine, { timeoutMs });
+  return new AutoCreateRun(createAgent(services, llm, config).engine, { timeoutMs });
 }
 
 /** A document whose text is ready and whose auto-create waits, without a queued job running it. */
@@ -211,7 +211,7 @@ describe('auto-create on upload', () => {
     assert.equal(log.read_only, true);
     assert.equal(log.messages[0]?.role, 'user');
     assert.ok(log.messages.some((m) => m.role === 'tool'));
-    assert.equal(log.extraction.promptRevid, doc.auto_create_prompt_revid);
+    assert.equal(log.extraction.prompt_revid, doc.auto_create_prompt_revid);
   });
 
   test('the multipart field and the organization default decide whether an upload asks for it', async () => {
@@ -397,14 +397,16 @@ describe('reviewing a proposal', () => {
     const res = await request('POST', `${docUrl(doc.id)}/auto-create/refine`, {});
     assert.equal(res.statusCode, 200, res.body);
     const { thread_id } = json<{ thread_id: string }>(res);
-    const thread = json<{ messages: unknown[]; extraction: Record<string, unknown> }>(
+    const thread = json<{ messages: unknown[]; working_state: Record<string, unknown>; extraction: Record<string, unknown> }>(
       await request('GET', `${docUrl(doc.id)}/chat/threads/${thread_id}`),
     );
-    assert.deepEqual(thread.extraction, {
-      promptRevid: doc.auto_create_prompt_revid,
-      schemaRevid: doc.auto_create_schema_revid,
-      extraction: { promptRevid: doc.auto_create_prompt_revid, values: { invoice_number: '2024-117', total: 1250 } },
-    });
+    const proposal = {
+      prompt_revid: doc.auto_create_prompt_revid,
+      schema_revid: doc.auto_create_schema_revid,
+      extraction: { invoice_number: '2024-117', total: 1250 },
+    };
+    assert.deepEqual(thread.working_state, proposal, "DocRouter's keys and shape");
+    assert.deepEqual(thread.extraction, proposal, 'the same under the name the route always used');
     assert.ok(thread.messages.length > 0);
 
     // The thread goes on from there: the agent sees the proposal in its working state.

@@ -138,6 +138,8 @@ before(async () => {
     tool_name: toolName,
     provider: 'openai',
     key: 'layout',
+    subject_kind: 'document',
+    subject_id: documentId,
   };
   samples = {
     email: 'hygiene@example.test',
@@ -149,6 +151,7 @@ before(async () => {
     thread_id: threadId,
     turn_id: UNKNOWN_ID,
     id: documentId,
+    kind: 'document',
     token: member.token,
     prompt_revid: prompt.prompt_revid,
     document_id: documentId,

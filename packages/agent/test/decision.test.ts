@@ -27,7 +27,7 @@ const onDocTool = defineTool({
   input: z.strictObject({ document_id: z.string().optional() }),
   access: 'read_write',
   target: async (context, input) => ({
-    subject: (input.document_id ?? context.documentId) === context.documentId,
+    subject: (input.document_id ?? context.subject.id) === context.subject.id,
     creator: null,
   }),
   run: async () => ({}),
@@ -42,7 +42,7 @@ const deleteTool = defineTool({
 
 const context = {
   access: { orgId: 'o', role: 'user', userId: null, actor: 'run-7' },
-  documentId: 'doc-1',
+  subject: { kind: 'document', id: 'doc-1' },
   workingState: {},
 } as unknown as ToolContext;
 const person = (over: Partial<Permissions> = {}): Permissions => ({ autoApprove: false, autoApprovedTools: [], ...over });

@@ -12,8 +12,8 @@ import {
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { openTestDatabase } from '@docagent/core/testing';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
-import { createDocumentToolRegistry, documentTools } from '../src/packs/document/index.ts';
-import { executeTool, type ToolContext, type ToolOutcome, type WorkingState } from '../src/tools/tool.ts';
+import { documentTools } from '../src/packs/document/index.ts';
+import { executeTool, type ToolContext, type ToolOutcome, ToolRegistry, type WorkingState } from '../src/tools/tool.ts';
 
 let database: Database;
 let fake: FakeLlmServer;
@@ -21,7 +21,7 @@ let orgId: string;
 let otherOrgId: string;
 let docId: string;
 
-const registry = createDocumentToolRegistry();
+const registry = new ToolRegistry(documentTools);
 const noScheduler = { scheduleTextExtraction: async () => {} };
 
 const INVOICE = 'INVOICE 2024-117\nBill to: Acme GmbH\nTotal due: 1,250.00 EUR';
@@ -53,7 +53,7 @@ function contextFor(org: string, documentId: string, workingState: WorkingState 
   const { db } = database;
   return {
     access: { orgId: org, role: 'admin', userId: null },
-    documentId,
+    subject: { kind: 'document', id: documentId },
     services: {
       db,
       documents: { db, blobs: new DatabaseBlobStore(db), scheduler: noScheduler },
@@ -68,6 +68,7 @@ function contextFor(org: string, documentId: string, workingState: WorkingState 
     },
     workingState,
     abortSignal: new AbortController().signal,
+    addUsage: () => {},
   };
 }
 
@@ -247,7 +248,7 @@ describe('schema tools', () => {
     const created = await ok(context, 'create_schema', { name: 'Receipt', response_format: invoiceFormat });
     assert.equal(created.schema_version, 1);
     assert.equal(created.name, 'Receipt');
-    assert.equal(workingState.schemaRevid, created.schema_revid);
+    assert.equal(workingState.schema_revid, created.schema_revid);
     assert.equal(created.response_format, undefined, 'the result stays compact');
 
     const again = await ok(context, 'create_schema', { name: 'Receipt', response_format: invoiceFormat });
@@ -272,7 +273,7 @@ describe('schema tools', () => {
 
     const renamed = await ok(context, 'update_schema', { schema_id: created.schema_id, name: 'Receipt fields' });
     assert.equal(renamed.schema_version, 3);
-    assert.equal(workingState.schemaRevid, renamed.schema_revid);
+    assert.equal(workingState.schema_revid, renamed.schema_revid);
 
     const valid = await ok(context, 'validate_against_schema', { schema_revid: renamed.schema_revid, data: ANSWER });
     assert.deepEqual(valid, { valid: true, errors: [] });
@@ -284,7 +285,7 @@ describe('schema tools', () => {
     assert.deepEqual(invalid.errors, [{ path: 'line_items.0.amount', message: 'must be number' }]);
 
     await ok(context, 'delete_schema', { schema_id: created.schema_id });
-    assert.equal(workingState.schemaRevid, undefined, 'the working state forgets a deleted schema');
+    assert.equal(workingState.schema_revid, undefined, 'the working state forgets a deleted schema');
     await fails(context, 'get_schema', { schema_revid: created.schema_revid }, /not found/);
   });
 
@@ -313,7 +314,7 @@ describe('prompt tools', () => {
     assert.equal(prompt.prompt_version, 1);
     assert.equal(prompt.schema_id, schema.schema_id);
     assert.equal(prompt.schema_version, 1);
-    assert.equal(workingState.promptRevid, prompt.prompt_revid);
+    assert.equal(workingState.prompt_revid, prompt.prompt_revid);
 
     const v2 = await ok(context, 'create_prompt', {
       name: 'Invoice fields P',
@@ -350,11 +351,11 @@ describe('prompt tools', () => {
     const v3 = await ok(context, 'update_prompt', { prompt_id: prompt.prompt_id, schema_id: null, model: null });
     assert.equal(v3.prompt_version, 3);
     assert.equal(v3.schema_id, null);
-    assert.equal(workingState.promptRevid, v3.prompt_revid);
+    assert.equal(workingState.prompt_revid, v3.prompt_revid);
 
     await fails(context, 'delete_tag', { tag_id: tag.id }, /Tag "invoice-prompts" is used by prompt "Invoice fields P"/);
     await ok(context, 'delete_prompt', { prompt_id: prompt.prompt_id });
-    assert.equal(workingState.promptRevid, undefined, 'the working state forgets a deleted prompt');
+    assert.equal(workingState.prompt_revid, undefined, 'the working state forgets a deleted prompt');
     await fails(context, 'get_prompt', { prompt_revid: v3.prompt_revid }, /not found/);
     await ok(context, 'delete_tag', { tag_id: tag.id });
   });
@@ -445,7 +446,8 @@ describe('extraction tools', () => {
     assert.equal(run.reused, false);
     assert.deepEqual(run.updated_llm_result, ANSWER);
     assert.deepEqual(fake.requests[0]?.body.text.format.schema, invoiceFormat.json_schema.schema);
-    assert.deepEqual(workingState.extraction, { promptRevid: prompt.prompt_revid, values: ANSWER });
+    assert.deepEqual(workingState.extraction, ANSWER);
+    assert.equal(workingState.prompt_revid, prompt.prompt_revid);
 
     const reused = await ok(context, 'run_extraction', { prompt_revid: prompt.prompt_revid, force: false });
     assert.equal(reused.reused, true);
@@ -464,7 +466,7 @@ describe('extraction tools', () => {
     fake.enqueue({ text: JSON.stringify(summary) });
     const run = await ok(context, 'run_extraction', {});
     assert.equal(run.prompt_name, 'Document Summary');
-    assert.deepEqual(workingState.extraction?.values, summary);
+    assert.deepEqual(workingState.extraction, summary);
     const all = await ok(contextFor(orgId, docId), 'get_extraction_result');
     assert.ok((all.results as Record<string, unknown>[]).some((r) => r.prompt_name === 'Document Summary'));
   });
@@ -481,7 +483,8 @@ describe('extraction tools', () => {
     assert.equal(patched.is_edited, true);
     const expected = { ...ANSWER, line_items: [{ description: 'Widget', amount: 1100 }, ANSWER.line_items[1]] };
     assert.deepEqual(patched.updated_llm_result, expected);
-    assert.deepEqual(workingState.extraction, { promptRevid: prompt.prompt_revid, values: expected });
+    assert.deepEqual(workingState.extraction, expected);
+    assert.equal(workingState.prompt_revid, prompt.prompt_revid);
 
     const appended = await ok(context, 'update_extraction_field', {
       path: 'line_items.2',

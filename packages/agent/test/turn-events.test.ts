@@ -45,12 +45,19 @@ before(async () => {
   const turn = await new TurnStore(database.db, 300).create({
     orgId,
     userId: null,
-    documentId: doc?.id ?? '',
+    subject: { kind: 'document', id: doc?.id ?? '' },
     threadId: null,
     messages: [],
     workingState: {},
-    settings: { model: 'openai:scripted', maxSteps: 10, autoApprove: false, autoApprovedTools: [], mentions: '' },
-    progress: { steps: 0, audit: [], text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
+    settings: {
+      model: 'openai:scripted',
+      maxSteps: 10,
+      strategy: 'react',
+      autoApprove: false,
+      autoApprovedTools: [],
+      mentions: '',
+    },
+    progress: { steps: 0, text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
   });
   turnId = turn.id;
 });
@@ -61,7 +68,14 @@ after(async () => {
 test("a step's tokens and calls go to the log together; its end is written, with all before it, before it returns", async () => {
   const log = new CountingLog(database.db);
   const writer = log.writer(turnId);
-  await writer.write(1, { type: 'turn_started', turn_id: turnId, thread_id: null, model: 'openai:scripted', max_steps: 10 });
+  await writer.write(1, {
+    type: 'turn_started',
+    turn_id: turnId,
+    thread_id: null,
+    model: 'openai:scripted',
+    max_steps: 10,
+    strategy: 'react',
+  });
   assert.equal(log.inserts, 1);
   for (let seq = 2; seq <= 21; seq++) await writer.write(seq, token(`word${seq} `));
   await writer.write(22, toolCalls);

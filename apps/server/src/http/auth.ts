@@ -21,6 +21,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** API routes that anyone may call (login, the OpenAPI document). */
     public?: boolean;
+    /**
+     * WebSocket routes: they authenticate with `authenticateUpgrade` and refuse with a close
+     * code after the upgrade, which a browser can read (it never sees an HTTP status).
+     */
+    socket?: boolean;
   }
 }
 
@@ -54,11 +59,27 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('orgAccess', null);
   // onRequest, before the body is read: strangers learn nothing from validation errors.
   app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.url?.startsWith('/v0/') || request.routeOptions.config.public) return;
+    const { url, config } = request.routeOptions;
+    if (!url?.startsWith('/v0/') || config.public || config.socket) return;
     request.principal = await resolvePrincipal(db, request);
     const orgId = (request.params as Record<string, string> | undefined)?.organization_id;
     if (orgId !== undefined) request.orgAccess = await requireOrgAccess(db, request.principal, orgId);
   });
+}
+
+/**
+ * Who opens a WebSocket and their access to the organization in its path, by the same rules as
+ * every route: an API token offered as the subprotocols `bearer, <token>` (a browser cannot set
+ * the Authorization header on a WebSocket), else the Authorization header or the session cookie
+ * (an upgrade is a GET, so no CSRF header). Throws the domain error a route would answer with.
+ */
+export async function authenticateUpgrade(db: Db, request: FastifyRequest, offeredToken: string | undefined): Promise<OrgAccess> {
+  request.principal =
+    offeredToken === undefined ? await resolvePrincipal(db, request) : await authenticateBearer(db, offeredToken);
+  const orgId = (request.params as Record<string, string> | undefined)?.organization_id;
+  if (orgId === undefined) throw new Error(`socket route ${request.routeOptions.url} has no organization_id parameter`);
+  request.orgAccess = await requireOrgAccess(db, request.principal, orgId);
+  return request.orgAccess;
 }
 
 /** The authenticated principal of a non-public route (the hook guarantees it). */

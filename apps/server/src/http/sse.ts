@@ -30,7 +30,7 @@ export function lazySse(reply: FastifyReply) {
           'x-accel-buffering': 'no',
         });
       }
-      if (!reply.raw.writableEnded) reply.raw.write(`id: ${seq}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(`id: ${seq}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     end() {
       if (open && !reply.raw.writableEnded) reply.raw.end();

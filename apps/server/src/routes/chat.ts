@@ -1,95 +1,40 @@
-import { approveChat, type FrameSink, startChat, stopChat, type TurnResult } from '@docagent/agent';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  approveChat,
+  createThread,
+  deleteThread,
+  followChat,
+  getThread,
+  listThreads,
+  type Subject,
+  startChat,
+  stopChat,
+} from '@docagent/agent';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import { lazySse } from '../http/sse.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
-import { ErrorBodySchema, iso, OrgParamsSchema } from './schemas.ts';
+import {
+  ApproveBody,
+  approveRequestOf,
+  ChatBody,
+  chatRequestOf,
+  agentErrors as errors,
+  id,
+  respond,
+  StopBody,
+  StopResponse,
+  ThreadBodySchema,
+  ThreadSummarySchema,
+  ToolsResponse,
+  TurnBodySchema,
+} from './agent-bodies.ts';
+import { threadBody, threadSummaryBody } from './agent-threads.ts';
+import { OrgParamsSchema } from './schemas.ts';
 
-/** The document agent (DocRouter's /documents/{id}/chat): turns, approvals, stop, threads. */
+/** The document agent (DocRouter's /documents/{id}/chat): the agent routes with the document as subject. */
 
 const DocParams = OrgParamsSchema.extend({ document_id: z.string().min(1).max(64) });
-const errors = {
-  400: ErrorBodySchema,
-  402: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-  502: ErrorBodySchema,
-  503: ErrorBodySchema,
-};
-const id = z.string().min(1).max(64);
-
-const MentionSchema = z.strictObject({
-  type: z.enum(['schema', 'prompt', 'tag', 'document']),
-  id: z.string().regex(/^[\w:-]{1,64}$/, 'must be an id of letters, digits, - or _'),
-});
-
-const ChatBody = z.strictObject({
-  messages: z
-    .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string().max(100_000) }))
-    .min(1)
-    .max(500),
-  mentions: z.array(MentionSchema).max(50).optional(),
-  model: z.string().max(200).nullable().optional(),
-  stream: z.boolean().optional(),
-  auto_approve: z.boolean().optional(),
-  auto_approved_tools: z.array(z.string().max(100)).max(100).optional(),
-  thread_id: id.optional(),
-  truncate_thread_to_message_count: z.number().int().min(0).optional(),
-  max_steps: z.number().int().min(1).max(50).optional(),
-});
-
-const ApproveBody = z.strictObject({
-  turn_id: id,
-  approvals: z
-    .array(z.strictObject({ call_id: z.string().min(1).max(200), approved: z.boolean(), arguments: z.unknown().optional() }))
-    .max(100)
-    .default([]),
-  thread_id: id.optional(),
-  input: z.string().max(20_000).optional(),
-  stream: z.boolean().optional(),
-});
-
-const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.unknown() });
-/** The finished, paused or stopped turn, as DocRouter's non-stream response (plus stopped and usage). */
-const TurnBodySchema = z.object({
-  turn_id: z.string().optional(),
-  text: z.string(),
-  thinking: z.string(),
-  tool_calls: z.array(ToolCallSchema).optional(),
-  input_request: z.object({ call_id: z.string(), question: z.string() }).optional(),
-  working_state: z.record(z.string(), z.unknown()),
-  executed_rounds: z.array(z.object({ round_index: z.number(), tool_calls: z.array(ToolCallSchema) })),
-  stopped: z.enum(['user', 'max_steps']).optional(),
-  usage: z.object({
-    input_tokens: z.number(),
-    output_tokens: z.number(),
-    cached_tokens: z.number(),
-    reasoning_tokens: z.number(),
-    cost_usd: z.number().nullable(),
-  }),
-});
-
-/** Runs a turn as SSE when asked, else as one JSON body. */
-async function respond(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  stream: boolean | undefined,
-  run: (sink: FrameSink | undefined, signal: AbortSignal | undefined) => Promise<TurnResult>,
-): Promise<TurnResult | undefined> {
-  if (!stream) return run(undefined, undefined);
-  const sse = lazySse(reply);
-  try {
-    await run((seq, event) => sse.send(seq, event), sse.signal);
-  } catch (error) {
-    // After the first frame the error already went out as an `error` frame.
-    if (!sse.opened) throw error;
-    request.log.warn({ err: error }, 'agent turn failed');
-  } finally {
-    sse.end();
-  }
-  return undefined;
-}
+const documentOf = (params: { document_id: string }): Subject => ({ kind: 'document', id: params.document_id });
 
 export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
   const base = '/v0/orgs/:organization_id/documents/:document_id/chat';
@@ -105,28 +50,10 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
         response: { 200: TurnBodySchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const b = request.body;
-      return respond(request, reply, b.stream, (sink, signal) =>
-        startChat(
-          agent,
-          orgOf(request),
-          request.params.document_id,
-          {
-            messages: b.messages,
-            model: b.model,
-            autoApprove: b.auto_approve,
-            autoApprovedTools: b.auto_approved_tools,
-            threadId: b.thread_id,
-            truncateThreadToMessageCount: b.truncate_thread_to_message_count,
-            maxSteps: b.max_steps,
-            mentions: b.mentions,
-          },
-          sink,
-          signal,
-        ),
-      );
-    },
+    async (request, reply) =>
+      respond(request, reply, request.body.stream, (sink) =>
+        startChat(agent, orgOf(request), documentOf(request.params), chatRequestOf(request.body), sink),
+      ),
   );
 
   app.post(
@@ -140,23 +67,10 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
         response: { 200: TurnBodySchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const b = request.body;
-      return respond(request, reply, b.stream, (sink, signal) =>
-        approveChat(
-          agent,
-          orgOf(request),
-          request.params.document_id,
-          {
-            turnId: b.turn_id,
-            approvals: b.approvals.map((a) => ({ callId: a.call_id, approved: a.approved, arguments: a.arguments })),
-            input: b.input,
-          },
-          sink,
-          signal,
-        ),
-      );
-    },
+    async (request, reply) =>
+      respond(request, reply, request.body.stream, (sink) =>
+        approveChat(agent, orgOf(request), documentOf(request.params), approveRequestOf(request.body), sink),
+      ),
   );
 
   app.post(
@@ -167,11 +81,8 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
           'Stop a turn: a running one at its next safe point (its in-flight model call is aborted; finished steps are kept), a paused one at once; an ended one says how it ended',
         tags: ['chat'],
         params: DocParams,
-        body: z.strictObject({ turn_id: id }),
-        response: {
-          200: z.object({ status: z.enum(['stopping', 'stopped', 'finished', 'failed']), detail: z.string() }),
-          ...errors,
-        },
+        body: StopBody,
+        response: { 200: StopResponse, ...errors },
       },
     },
     async (request) => stopChat(agent, orgOf(request), request.body.turn_id),
@@ -184,10 +95,10 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
         summary: "The agent's tools by access",
         tags: ['chat'],
         params: DocParams,
-        response: { 200: z.object({ read_only: z.array(z.string()), read_write: z.array(z.string()) }), ...errors },
+        response: { 200: ToolsResponse, ...errors },
       },
     },
-    async () => agent.engine.tools.byAccess(),
+    async () => agent.engine.subjects.toolsOf('document').byAccess(),
   );
 
   // Lets the approval card check edited arguments the way running the tool would, before they are sent.
@@ -206,7 +117,7 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async (request) => {
-      const problems = agent.engine.tools.checkInput(request.params.tool_name, request.body.arguments);
+      const problems = agent.engine.subjects.toolsOf('document').checkInput(request.params.tool_name, request.body.arguments);
       return { valid: problems.length === 0, problems };
     },
   );
@@ -223,23 +134,22 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      await agent.engine.turnOf(request.params.turn_id, orgOf(request), request.params.document_id);
       const sse = lazySse(reply);
+      const frames = followChat(
+        agent,
+        orgOf(request),
+        documentOf(request.params),
+        request.params.turn_id,
+        request.headers['last-event-id'] ?? 0,
+        sse.signal,
+      );
       try {
-        for await (const frame of agent.events.follow(
-          request.params.turn_id,
-          request.headers['last-event-id'] ?? 0,
-          sse.signal,
-        )) {
-          sse.send(frame.seq, frame.event);
-        }
+        for await (const frame of frames) sse.send(frame.seq, frame.event);
       } finally {
         sse.end();
       }
     },
   );
-
-  const ThreadSummary = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() });
 
   app.get(
     `${base}/threads`,
@@ -248,16 +158,11 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
         summary: 'Your conversations about this document, latest first',
         tags: ['chat'],
         params: DocParams,
-        response: { 200: z.object({ threads: z.array(ThreadSummary) }), ...errors },
+        response: { 200: z.object({ threads: z.array(ThreadSummarySchema) }), ...errors },
       },
     },
     async (request) => ({
-      threads: (await agent.threads.list(orgOf(request), request.params.document_id)).map((t) => ({
-        id: t.id,
-        title: t.title,
-        created_at: iso(t.createdAt),
-        updated_at: iso(t.updatedAt),
-      })),
+      threads: (await listThreads(agent, orgOf(request), documentOf(request.params))).map(threadSummaryBody),
     }),
   );
 
@@ -268,12 +173,14 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
         summary: 'Start a conversation about this document',
         tags: ['chat'],
         params: DocParams,
-        body: z.strictObject({ title: z.string().max(200).optional() }).default({}),
+        body: z
+          .strictObject({ title: z.string().max(200).optional(), strategy: z.enum(['react', 'roa']).optional() })
+          .default({}),
         response: { 200: z.object({ thread_id: z.string() }), ...errors },
       },
     },
     async (request) => {
-      const thread = await agent.threads.createFor(orgOf(request), request.params.document_id, request.body.title);
+      const thread = await createThread(agent, orgOf(request), documentOf(request.params), request.body);
       return { thread_id: thread.id };
     },
   );
@@ -285,23 +192,10 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
         summary: 'A conversation with every message and its working state',
         tags: ['chat'],
         params: DocParams.extend({ thread_id: id }),
-        response: {
-          200: ThreadSummary.extend({ messages: z.array(z.unknown()), extraction: z.record(z.string(), z.unknown()) }),
-          ...errors,
-        },
+        response: { 200: ThreadBodySchema, ...errors },
       },
     },
-    async (request) => {
-      const t = await agent.threads.get(orgOf(request), request.params.document_id, request.params.thread_id);
-      return {
-        id: t.id,
-        title: t.title,
-        messages: t.messages,
-        extraction: t.workingState as Record<string, unknown>,
-        created_at: iso(t.createdAt),
-        updated_at: iso(t.updatedAt),
-      };
-    },
+    async (request) => threadBody(await getThread(agent, orgOf(request), documentOf(request.params), request.params.thread_id)),
   );
 
   app.delete(
@@ -315,7 +209,7 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async (request) => {
-      await agent.threads.delete(orgOf(request), request.params.document_id, request.params.thread_id);
+      await deleteThread(agent, orgOf(request), documentOf(request.params), request.params.thread_id);
       return { message: 'Thread deleted' };
     },
   );

@@ -31,7 +31,8 @@ export interface StoredMessage {
 
 export interface Thread extends ThreadSummary {
   messages: StoredMessage[];
-  extraction: Record<string, unknown>;
+  /** What the agent works on, in DocRouter's keys: schema_revid, prompt_revid, extraction (the values). */
+  working_state: Record<string, unknown>;
 }
 
 /** A schema, prompt or tag the person pointed the agent at with @. */
@@ -40,6 +41,9 @@ export interface Mention {
   /** schema_revid, prompt_revid or tag id. */
   id: string;
 }
+
+/** How the agent works through a turn: `react` (tool calls as the model asks) or `roa` (Reason–Act–Observe steps). */
+export type ChatStrategy = 'react' | 'roa';
 
 export interface ChatRequest {
   messages: { role: 'user'; content: string }[];
@@ -51,6 +55,7 @@ export interface ChatRequest {
   /** Drops the thread's messages from this index on before the new message (edit and resubmit). */
   truncate_thread_to_message_count?: number;
   max_steps?: number;
+  strategy?: ChatStrategy;
 }
 
 export interface ChatTools {

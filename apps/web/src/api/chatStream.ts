@@ -13,7 +13,7 @@ export interface WorkingExtraction {
   values: unknown;
 }
 
-/** The frames of a turn: the engine's events, as the server sends them. */
+/** The frames of a turn: the engine's events (of either strategy), as the server sends them. */
 export type ChatFrame = AgentEvent;
 
 /** One event of the stream: its `id:` (null when it had none) and its `data:` lines joined. */

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useAutoCreateLogQuery } from '../api/autoCreate';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
-import { itemsOfHistory } from './chatItems';
+import { itemsOfHistory } from './historyItems';
 import { MessageList } from './MessageList';
 
 /** The headless run's conversation, replayed read-only: what the agent did, with no approvals to give. */

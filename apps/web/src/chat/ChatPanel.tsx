@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
-  type Approval,
   checkToolArguments,
   fetchThread,
   type ThreadSummary,
@@ -18,9 +17,10 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { AutoCreateReview } from './AutoCreateReview';
 import { ChatSettingsPanel } from './ChatSettingsPanel';
-import { type ChatItem, itemsOfHistory, withMessageIndexes } from './chatItems';
+import type { ChatItem } from './chatItems';
 import { ExtractionSection } from './ExtractionSection';
 import { extractionOfWorkingState } from './extraction';
+import { itemsOfHistory, withMessageIndexes } from './historyItems';
 import { InputRequestCard } from './InputRequestCard';
 import { MentionInput } from './MentionInput';
 import { MessageList } from './MessageList';
@@ -29,9 +29,10 @@ import { type MentionChoice, mentionsInText } from './mentions';
 import { PendingBar } from './PendingBar';
 import { StepCounter } from './StepCounter';
 import { ThreadPicker } from './ThreadPicker';
-import type { Decision } from './ToolCallCard';
 import { approvalFields, useChatSettings } from './useChatSettings';
 import { type SendOptions, useChatTurns } from './useChatTurns';
+import { usePauseDecisions } from './usePauseDecisions';
+import { useTitleFlash } from './useTitleFlash';
 
 /** Thread titles are the first words of the first message. */
 const TITLE_LENGTH = 80;
@@ -65,7 +66,7 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
   const [threadError, setThreadError] = useState<unknown>(null);
   const [message, setMessage] = useState('');
   const [chosen, setChosen] = useState<MentionChoice[]>([]);
-  const [decisions, setDecisions] = useState<Record<string, Decision>>({});
+  const { decisions, clearDecisions, decide, decideAll, submitAnswer, undecided } = usePauseDecisions(chat, alwaysApprove);
 
   const models = modelsQuery.data?.models ?? [];
   const hint = modelsQuery.data?.configure_hint ?? null;
@@ -75,10 +76,7 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
   const paused = chat.phase === 'paused';
   const busy = running || createThread.isPending || loadingThread;
 
-  // A new pause starts with no decisions.
-  useEffect(() => {
-    if (chat.pending.length > 0 || chat.inputRequest) setDecisions({});
-  }, [chat.pending, chat.inputRequest]);
+  useTitleFlash(chat.inputRequest !== null, '❓ Question from the agent');
 
   function loadThread(id: string) {
     return queryClient.fetchQuery({
@@ -91,7 +89,7 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
   async function pickThread(next: string | null) {
     setThreadId(next);
     setThreadError(null);
-    setDecisions({});
+    clearDecisions();
     if (next === null) {
       chat.reset([]);
       return;
@@ -99,7 +97,7 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
     setLoadingThread(true);
     try {
       const thread = await loadThread(next);
-      chat.reset(itemsOfHistory(thread.messages), extractionOfWorkingState(thread.extraction));
+      chat.reset(itemsOfHistory(thread.messages), extractionOfWorkingState(thread.working_state));
     } catch (error) {
       chat.reset([]);
       setThreadError(error);
@@ -136,6 +134,7 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
       threadId: thread,
       model: chosenModel,
       max_steps: settings.maxSteps,
+      strategy: settings.strategy,
       ...approvalFields(settings),
       ...(mentions.length > 0 ? { mentions } : {}),
     };
@@ -184,50 +183,6 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
     await chat.retry(stored && { itemKey: stored.key, messageIndex: stored.messageIndex as number });
     if (threadId !== null) await indexMessages(threadId);
   }
-
-  /** Sends the decisions once every pending call has one and any question is answered. */
-  function resumeIfReady(all: Record<string, Decision>, input: string | undefined) {
-    if (!chat.pending.every((call) => all[call.id] !== undefined)) return;
-    if (chat.inputRequest && input === undefined) return;
-    const approvals: Approval[] = chat.pending.map((call) => {
-      const decision = all[call.id] as Decision;
-      return decision.arguments === undefined
-        ? { call_id: call.id, approved: decision.approved }
-        : { call_id: call.id, approved: decision.approved, arguments: decision.arguments };
-    });
-    void chat.resume(approvals, input);
-  }
-
-  function decide(callId: string, decision: Decision) {
-    if (decision.always) {
-      const call = chat.pending.find((candidate) => candidate.id === callId);
-      if (call) alwaysApprove(call.name);
-    }
-    const next = { ...decisions, [callId]: decision };
-    setDecisions(next);
-    resumeIfReady(next, undefined);
-  }
-
-  function decideAll(approved: boolean) {
-    const next = { ...decisions };
-    for (const call of chat.pending) {
-      next[call.id] ??= { approved };
-    }
-    setDecisions(next);
-    resumeIfReady(next, undefined);
-  }
-
-  function submitAnswer(text: string) {
-    // Calls still undecided when the question is answered are rejected.
-    const next = { ...decisions };
-    for (const call of chat.pending) {
-      next[call.id] ??= { approved: false };
-    }
-    setDecisions(next);
-    resumeIfReady(next, text);
-  }
-
-  const undecided = chat.pending.filter((call) => decisions[call.id] === undefined).length;
 
   return (
     // Fills the panel: the conversation takes the height left between the settings above and the message box below.
@@ -295,7 +250,10 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
           />
         )}
 
-        {chat.inputRequest && <InputRequestCard question={chat.inputRequest.question} onAnswer={submitAnswer} />}
+        {chat.inputRequest && (
+          // A new question is a new card: its answer box starts empty and takes the focus.
+          <InputRequestCard key={chat.inputRequest.callId} question={chat.inputRequest.question} onAnswer={submitAnswer} />
+        )}
 
         {chat.error !== null && <ErrorAlert title="Could not start the conversation" error={chat.error} />}
 

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { ChatStrategy } from '../api/chat';
 import { type ApprovalMode, type ChatSettings, clampSteps, MAX_STEPS_LIMIT } from './useChatSettings';
 
 interface ChatSettingsPanelProps {
@@ -15,13 +16,19 @@ const modes: { value: ApprovalMode; label: string }[] = [
   { value: 'tools', label: 'Auto-approve chosen tools' },
 ];
 
+const strategies: { value: ChatStrategy; label: string; hint: string }[] = [
+  { value: 'react', label: 'Tools', hint: 'The model calls tools as it goes.' },
+  { value: 'roa', label: 'Reason–Act–Observe', hint: 'Each step reasons, acts with tools, then observes the results.' },
+];
+
 const selectClass =
   'rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 text-xs text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none disabled:bg-slate-50';
 
-/** The agent's settings: how calls are approved and the step budget (the model is picked next to the input). */
+/** The agent's settings: how it works, its step budget and how calls are approved (the model is picked next to the input). */
 export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled }: ChatSettingsPanelProps) {
   const stepsId = useId();
   const approvalId = useId();
+  const strategyName = useId();
 
   function toggleTool(tool: string, on: boolean) {
     const rest = settings.autoApprovedTools.filter((name) => name !== tool);
@@ -32,9 +39,32 @@ export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled
     <details className="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-xs text-slate-700">
       <summary className="cursor-pointer font-medium">Settings</summary>
       <div className="mt-2 space-y-3 pb-1">
+        <fieldset className="flex flex-wrap items-center gap-2" disabled={disabled}>
+          <legend className="float-left mr-2 font-medium">Strategy</legend>
+          {/* A segmented switch: the radios are the buttons. */}
+          <div className="inline-flex overflow-hidden rounded-md border border-slate-300">
+            {strategies.map((strategy) => (
+              <label
+                key={strategy.value}
+                title={strategy.hint}
+                className="cursor-pointer px-2 py-1 not-first:border-l not-first:border-slate-300 has-checked:bg-slate-800 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-slate-500 has-disabled:cursor-not-allowed has-disabled:opacity-60"
+              >
+                <input
+                  type="radio"
+                  name={strategyName}
+                  value={strategy.value}
+                  checked={settings.strategy === strategy.value}
+                  onChange={() => onChange({ strategy: strategy.value })}
+                  className="sr-only"
+                />
+                {strategy.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <div className="flex flex-wrap items-center gap-2">
           <label htmlFor={stepsId} className="font-medium">
-            Max steps
+            {settings.strategy === 'roa' ? 'Max iterations' : 'Max steps'}
           </label>
           <input
             id={stepsId}

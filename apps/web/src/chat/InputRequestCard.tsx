@@ -1,14 +1,23 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../components/Button';
 
-/** The agent's question (request_input), highlighted, with a box for the answer. */
+/**
+ * The agent's question (request_input), highlighted with a soft pulse until it is answered, with a
+ * box for the answer that takes the focus when the question comes.
+ */
 export function InputRequestCard({ question, onAnswer }: { question: string; onAnswer: (text: string) => void }) {
   const [answer, setAnswer] = useState('');
   const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
+
   return (
     <form
       aria-label="Question from the agent"
-      className="space-y-2 rounded-md border border-sky-300 bg-sky-50 px-3 py-2"
+      className="space-y-2 rounded-md border border-sky-300 bg-sky-50 px-3 py-2 attention-pulse"
       onSubmit={(event) => {
         event.preventDefault();
         const text = answer.trim();
@@ -20,6 +29,7 @@ export function InputRequestCard({ question, onAnswer }: { question: string; onA
       </label>
       <textarea
         id={id}
+        ref={box}
         value={answer}
         rows={2}
         onChange={(event) => setAnswer(event.target.value)}

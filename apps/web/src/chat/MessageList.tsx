@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'react';
 import type { InputProblem } from '../api/client';
 import { AssistantMessage } from './AssistantMessage';
 import type { ChatItem } from './chatItems';
+import { StepGroup } from './StepGroup';
+import { segmentsOf } from './stepGroups';
 import { type Decision, ToolCallCard } from './ToolCallCard';
 import { TurnError } from './TurnError';
 import { UserMessage } from './UserMessage';
@@ -63,44 +65,60 @@ export function MessageList({
     }
   }, [first, items.length, lastSize]);
 
+  function renderItem(item: ChatItem, index: number) {
+    switch (item.kind) {
+      case 'user':
+        return (
+          <UserMessage
+            key={item.key}
+            item={item}
+            onResubmit={onResubmit && item.messageIndex !== undefined ? (text) => onResubmit(item, text) : undefined}
+          />
+        );
+      case 'assistant':
+        return <AssistantMessage key={item.key} item={item} orgId={orgId} live={streaming && index === items.length - 1} />;
+      case 'tool':
+        return (
+          <ToolCallCard
+            key={item.key}
+            item={item}
+            decision={decisions[item.callId]}
+            onDecide={onDecide && ((decision) => onDecide(item.callId, decision))}
+            validate={onValidate && ((args) => onValidate(item.name, args))}
+            busy={busy}
+          />
+        );
+      case 'error':
+        return <TurnError key={item.key} text={item.text} onRetry={index === lastError && !streaming ? onRetry : undefined} />;
+      case 'notice':
+        return (
+          <p key={item.key} className="text-center text-xs text-slate-500">
+            {item.text}
+          </p>
+        );
+      default:
+        // Steps and their phases are drawn by their step's group.
+        return null;
+    }
+  }
+
   return (
     <div role="log" aria-label={label} className="min-h-48 flex-1 space-y-3 overflow-y-auto rounded-md bg-slate-50 p-3">
       {items.length === 0 && <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>}
-      {items.map((item, index) => {
-        switch (item.kind) {
-          case 'user':
-            return (
-              <UserMessage
-                key={item.key}
-                item={item}
-                onResubmit={onResubmit && item.messageIndex !== undefined ? (text) => onResubmit(item, text) : undefined}
-              />
-            );
-          case 'assistant':
-            return <AssistantMessage key={item.key} item={item} orgId={orgId} live={streaming && index === items.length - 1} />;
-          case 'tool':
-            return (
-              <ToolCallCard
-                key={item.key}
-                item={item}
-                decision={decisions[item.callId]}
-                onDecide={onDecide && ((decision) => onDecide(item.callId, decision))}
-                validate={onValidate && ((args) => onValidate(item.name, args))}
-                busy={busy}
-              />
-            );
-          case 'error':
-            return (
-              <TurnError key={item.key} text={item.text} onRetry={index === lastError && !streaming ? onRetry : undefined} />
-            );
-          default:
-            return (
-              <p key={item.key} className="text-center text-xs text-slate-500">
-                {item.text}
-              </p>
-            );
-        }
-      })}
+      {segmentsOf(items).map((segment, at, segments) =>
+        segment.kind === 'item' ? (
+          renderItem(segment.item, segment.index)
+        ) : (
+          <StepGroup
+            key={segment.key}
+            step={segment.step}
+            items={segment.items}
+            orgId={orgId}
+            live={streaming && at === segments.length - 1}
+            renderItem={renderItem}
+          />
+        ),
+      )}
       <div ref={end} />
     </div>
   );

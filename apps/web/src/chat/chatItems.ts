@@ -1,11 +1,13 @@
-import type { StoredMessage } from '../api/chat';
-import type { CallDecision, ChatFrame, ToolCallInfo } from '../api/chatStream';
+import type { ChatFrame, ToolCallInfo } from '../api/chatStream';
 
 import { failedStatus, type ToolStatus } from './toolStatus';
 
 export type { ToolStatus };
 
-/** What the conversation shows, in order. */
+/** A phase of a Reason–Act–Observe step shown as text: its reasoning, its observation, or a question it asked. */
+export type StepPhase = 'reason' | 'observe' | 'question';
+
+/** What the conversation shows, in order. Items with a `step` belong to that step of a Reason–Act–Observe turn. */
 export type ChatItem =
   | {
       kind: 'user';
@@ -34,6 +36,19 @@ export type ChatItem =
       /** The start of the result (or the whole error) once the call ran. */
       preview: string | null;
       error: string | null;
+      step?: number;
+    }
+  /** A step began: its group shows before its first phase is in. */
+  | { kind: 'step'; key: string; step: number }
+  | {
+      kind: 'phase';
+      key: string;
+      step: number;
+      phase: StepPhase;
+      text: string;
+      /** A question's call (request_input) and the person's answer to it. */
+      callId?: string;
+      answer?: string;
     }
   | { kind: 'notice'; key: string; text: string }
   /** The turn failed (a provider error, a stream that could not be resumed): shown where it happened. */
@@ -44,17 +59,24 @@ export type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 let counter = 0;
 export const newKey = (prefix: string) => `${prefix}-${++counter}`;
 
-function updateTool(items: ChatItem[], callId: string, change: (item: ToolItem) => ToolItem): ChatItem[] {
+/** What a card shows of a result: its first 200 characters. */
+export function previewOf(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return (text ?? '').slice(0, 200);
+}
+
+export function updateTool(items: ChatItem[], callId: string, change: (item: ToolItem) => ToolItem): ChatItem[] {
   return items.map((item) => (item.kind === 'tool' && item.callId === callId ? change(item) : item));
 }
 
 /** Adds calls as cards with the status, or gives existing cards (a pending call now running) the status. */
-function withCalls(items: ChatItem[], calls: ToolCallInfo[], status: ToolStatus): ChatItem[] {
+export function withCalls(items: ChatItem[], calls: ToolCallInfo[], status: ToolStatus, step?: number): ChatItem[] {
   let next = items;
+  const inStep = step === undefined ? {} : { step };
   for (const call of calls) {
     const known = next.some((item) => item.kind === 'tool' && item.callId === call.id);
     next = known
-      ? updateTool(next, call.id, (item) => ({ ...item, status, arguments: call.arguments }))
+      ? updateTool(next, call.id, (item) => ({ ...item, status, arguments: call.arguments, ...inStep }))
       : [
           ...next,
           {
@@ -66,6 +88,7 @@ function withCalls(items: ChatItem[], calls: ToolCallInfo[], status: ToolStatus)
             status,
             preview: null,
             error: null,
+            ...inStep,
           },
         ];
   }
@@ -112,6 +135,33 @@ export function endThinking(items: ChatItem[], round?: number): ChatItem[] {
   );
 }
 
+/** A notice, once: a turn may say it stopped in two frames (the strategy's and the turn's). */
+function withNotice(items: ChatItem[], text: string): ChatItem[] {
+  const last = items.at(-1);
+  return last?.kind === 'notice' && last.text === text ? items : [...items, { kind: 'notice', key: newKey('notice'), text }];
+}
+
+const stoppedText = (reason: 'user' | 'max_steps') =>
+  reason === 'max_steps' ? 'The agent stopped after its maximum number of steps.' : 'Stopped.';
+
+/** The step the turn on screen is at (calls paused for approval come without one), if it is a stepped turn. */
+function stepOfTurn(items: ChatItem[]): number | undefined {
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index] as ChatItem;
+    if (item.kind === 'user') return undefined;
+    if ('step' in item && item.step !== undefined) return item.step;
+  }
+  return undefined;
+}
+
+const withPhase = (items: ChatItem[], step: number, phase: StepPhase, text: string, callId?: string): ChatItem[] => [
+  ...items,
+  { kind: 'phase', key: newKey(phase), step, phase, text, ...(callId === undefined ? {} : { callId }) },
+];
+
+/** A question is shown as its phase, with its answer: its call gets no card of its own. */
+const asksQuestion = (items: ChatItem[], callId: string) => items.some((item) => item.kind === 'phase' && item.callId === callId);
+
 /** The conversation after one frame of a turn; frames that only matter to the turn's state leave it alone. */
 export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
   switch (frame.type) {
@@ -124,7 +174,7 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
     case 'tool_calls':
       return withCalls(endThinking(items), frame.tool_calls, 'running');
     case 'pending_tool_calls':
-      return withCalls(items, frame.tool_calls, 'pending');
+      return withCalls(items, frame.tool_calls, 'pending', stepOfTurn(items));
     case 'tool_result':
       return updateTool(items, frame.call_id, (item) => {
         if (frame.success) {
@@ -133,15 +183,40 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
         const error = frame.error ?? frame.preview;
         return { ...item, status: failedStatus(frame.decision, error), error, preview: null };
       });
+    case 'agent_turn_start':
+      return [...items, { kind: 'step', key: newKey('step'), step: frame.step }];
+    case 'agent_reason':
+      return withPhase(items, frame.step, 'reason', frame.content);
+    case 'tool_start':
+      return asksQuestion(items, frame.call.id) ? items : withCalls(items, [frame.call], 'running', frame.step);
+    case 'tool_complete':
+      return updateTool(items, frame.call_id, (item) => ({
+        ...item,
+        status: 'done',
+        preview: previewOf(frame.result),
+        error: null,
+      }));
+    case 'tool_error':
+      return updateTool(items, frame.call_id, (item) => ({
+        ...item,
+        status: failedStatus(frame.decision, frame.error),
+        error: frame.error,
+        preview: null,
+      }));
+    case 'agent_request_input':
+      return withPhase(items, frame.step, 'question', frame.question, frame.call_id);
+    case 'agent_request_input_timeout':
+      return withNotice(items, 'The question was not answered in time; the agent stopped waiting.');
+    case 'agent_observe':
+      return withPhase(items, frame.step, 'observe', frame.content);
+    case 'response_complete':
+      // A turn stopped before anything was observed has no answer.
+      return frame.text === ''
+        ? items
+        : [...items, { kind: 'assistant', key: newKey('assistant'), round: null, text: frame.text, thinking: '' }];
     case 'stopped':
-      return [
-        ...items,
-        {
-          kind: 'notice',
-          key: newKey('notice'),
-          text: frame.reason === 'max_steps' ? 'The agent stopped after its maximum number of steps.' : 'Stopped.',
-        },
-      ];
+    case 'agent_stopped':
+      return withNotice(items, stoppedText(frame.reason));
     case 'error':
       // Calls that were to run got no result: the turn ended without them.
       return [
@@ -157,99 +232,19 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
   }
 }
 
+/**
+ * The person's answer to the agent's question: in a stepped turn it goes under the question it
+ * answers, otherwise it shows as their message.
+ */
+export function withAnswer(items: ChatItem[], answer: string): ChatItem[] {
+  const at = items.findLastIndex((item) => item.kind === 'phase' && item.phase === 'question' && item.answer === undefined);
+  if (at === -1 || items.slice(at).some((item) => item.kind === 'user')) {
+    return [...items, { kind: 'user', key: newKey('user'), text: answer }];
+  }
+  return items.map((item, index) => (index === at ? { ...item, answer } : item) as ChatItem);
+}
+
 /** The calls that were waiting when the turn was left (a stop, an error): they will not run any more. */
 export function abandonPending(items: ChatItem[]): ChatItem[] {
   return items.map((item) => (item.kind === 'tool' && item.status === 'pending' ? { ...item, status: 'rejected' } : item));
-}
-
-function previewOf(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return (text ?? '').slice(0, 200);
-}
-
-function partsOf(content: StoredMessage['content']): Array<{ type: string; [key: string]: unknown }> {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-}
-
-/** A stored tool output: an error text, or a JSON value that is only `{error}`, is a failure. */
-function outcomeOf(output: unknown, decision: CallDecision | undefined): Pick<ToolItem, 'status' | 'preview' | 'error'> {
-  const { type, value } = (output ?? {}) as { type?: string; value?: unknown };
-  if (type === 'error-text' || type === 'error-json') {
-    const error = typeof value === 'string' ? value : JSON.stringify(value);
-    return { status: failedStatus(decision, error), preview: null, error };
-  }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const keys = Object.keys(value);
-    const error = (value as { error?: unknown }).error;
-    if (keys.length === 1 && typeof error === 'string') {
-      return { status: failedStatus(decision, error), preview: null, error };
-    }
-  }
-  return { status: 'done', preview: previewOf(value), error: null };
-}
-
-/** A stored conversation (AI SDK ModelMessages) as the items the live one shows. */
-export function itemsOfHistory(messages: StoredMessage[]): ChatItem[] {
-  let items: ChatItem[] = [];
-  for (const [index, message] of messages.entries()) {
-    const parts = partsOf(message.content);
-    if (message.role === 'user') {
-      const text = userTextOf(message);
-      if (text !== '') items.push({ kind: 'user', key: newKey('user'), text, messageIndex: index });
-    } else if (message.role === 'assistant') {
-      let current: Extract<ChatItem, { kind: 'assistant' }> | null = null;
-      for (const part of parts) {
-        if ((part.type === 'text' || part.type === 'reasoning') && typeof part.text === 'string') {
-          if (!current) {
-            current = { kind: 'assistant', key: newKey('assistant'), round: null, text: '', thinking: '' };
-            items.push(current);
-          }
-          if (part.type === 'text') current.text += part.text;
-          else current.thinking += part.text;
-        } else if (part.type === 'tool-call') {
-          items = withCalls(items, [{ id: String(part.toolCallId), name: String(part.toolName), arguments: part.input }], 'done');
-          current = null;
-        }
-      }
-    } else if (message.role === 'tool') {
-      for (const part of parts) {
-        if (part.type === 'tool-result') {
-          const stored = part.providerOptions as { docagent?: { decision?: CallDecision } } | undefined;
-          items = updateTool(items, String(part.toolCallId), (item) => ({
-            ...item,
-            ...outcomeOf(part.output, stored?.docagent?.decision),
-          }));
-        }
-      }
-    }
-  }
-  // Empty assistant messages (a step that only called tools) show nothing.
-  return items.filter((item) => item.kind !== 'assistant' || item.text !== '' || item.thinking !== '');
-}
-
-/** What a stored user message says (its text parts); a message without text is not shown. */
-function userTextOf(message: StoredMessage): string {
-  return partsOf(message.content)
-    .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('');
-}
-
-/** The index in the thread's messages of each user message shown (one with text). */
-function userMessagesOf(messages: StoredMessage[]): number[] {
-  const indexes: number[] = [];
-  for (const [index, message] of messages.entries()) {
-    if (message.role === 'user' && userTextOf(message) !== '') indexes.push(index);
-  }
-  return indexes;
-}
-
-/** Gives the user messages on screen their index in the stored thread (the nth shown is the nth stored). */
-export function withMessageIndexes(items: ChatItem[], messages: StoredMessage[]): ChatItem[] {
-  const indexes = userMessagesOf(messages);
-  let next = 0;
-  return items.map((item) => {
-    if (item.kind !== 'user') return item;
-    const messageIndex = indexes[next++];
-    return messageIndex === undefined ? item : { ...item, messageIndex };
-  });
 }

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import type { ChatStrategy } from '../api/chat';
 import { usePreference } from '../api/preferences';
 
 export type ApprovalMode = 'ask' | 'all' | 'tools';
@@ -9,13 +10,21 @@ export interface ChatSettings {
   autoApprovedTools: string[];
   /** Null: the organization's default chat model. */
   model: string | null;
+  /** Steps of a turn at most; a Reason–Act–Observe step (an iteration) is reason, act and observe. */
   maxSteps: number;
+  strategy: ChatStrategy;
 }
 
 export const MAX_STEPS_LIMIT = 50;
 const DEFAULT_MAX_STEPS = 10;
 
-const defaults: ChatSettings = { approvalMode: 'ask', autoApprovedTools: [], model: null, maxSteps: DEFAULT_MAX_STEPS };
+const defaults: ChatSettings = {
+  approvalMode: 'ask',
+  autoApprovedTools: [],
+  model: null,
+  maxSteps: DEFAULT_MAX_STEPS,
+  strategy: 'react',
+};
 
 export const clampSteps = (value: number) =>
   Number.isFinite(value) ? Math.min(MAX_STEPS_LIMIT, Math.max(1, Math.round(value))) : DEFAULT_MAX_STEPS;
@@ -31,6 +40,7 @@ function parseChatSettings(stored: unknown): ChatSettings {
       : [],
     model: typeof settings.model === 'string' ? settings.model : null,
     maxSteps: typeof settings.maxSteps === 'number' ? clampSteps(settings.maxSteps) : DEFAULT_MAX_STEPS,
+    strategy: settings.strategy === 'roa' ? 'roa' : 'react',
   };
 }
 

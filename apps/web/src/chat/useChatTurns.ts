@@ -1,17 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  type Approval,
-  type ChatRequest,
-  stopTurn,
-  streamApprove,
-  streamChat,
-  streamTurnAgain,
-  useRefreshAfterTurn,
-} from '../api/chat';
+import { type Approval, type ChatRequest, useRefreshAfterTurn } from '../api/chat';
 import type { ChatFrame, FrameHandler, ToolCallInfo, WorkingExtraction } from '../api/chatStream';
 import { errorMessage } from '../api/client';
-import { abandonPending, applyFrame, type ChatItem, endThinking, newKey } from './chatItems';
+import { abandonPending, applyFrame, type ChatItem, endThinking, newKey, withAnswer } from './chatItems';
 import { extractionOfToolResult, extractionOfWorkingState } from './extraction';
+import { useChatTransport } from './transport/useChatTransport';
 
 export type TurnPhase = 'idle' | 'running' | 'paused';
 
@@ -35,6 +28,11 @@ type Stream = (signal: AbortSignal, onFrame: FrameHandler) => Promise<void>;
 /** How often a dropped stream is followed again before the turn is given up, and how long to wait first. */
 const RECONNECTS = 3;
 const RECONNECT_DELAY_MS = 500;
+/**
+ * How long a stopped turn has to end by itself (it stops at its next phase boundary and says so in
+ * its frames) before the panel stops following it anyway.
+ */
+const STOP_GRACE_MS = 10_000;
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -64,17 +62,20 @@ export function useChatTurns(orgId: string, documentId: string) {
   const [extraction, setExtraction] = useState<WorkingExtraction | null>(null);
   const turnId = useRef<string | null>(null);
   const threadOfTurn = useRef<string | null>(null);
-  const controller = useRef<AbortController | null>(null);
+  /** The turn being followed: how to stop following it, and when it ended. */
+  const following = useRef<{ abort: AbortController; ended: Promise<void> } | null>(null);
   const lastRequest = useRef<{ text: string; options: SendOptions } | null>(null);
   const refreshAfterTurn = useRefreshAfterTurn(orgId);
+  const transport = useChatTransport(orgId, documentId);
 
-  // Leaving the page closes the stream, which stops the turn on the server.
-  useEffect(() => () => controller.current?.abort(), []);
+  // Leaving the page stops following the turn; the turn itself goes on to its next pause or end.
+  useEffect(() => () => following.current?.abort.abort(), []);
 
   const run = useCallback(
     async (stream: Stream) => {
       const abort = new AbortController();
-      controller.current = abort;
+      let end = () => {};
+      following.current = { abort, ended: new Promise<void>((resolve) => (end = resolve)) };
       setPhase('running');
       setError(null);
       let paused = false;
@@ -97,8 +98,12 @@ export function useChatTurns(orgId: string, documentId: string) {
           case 'tool_calls':
             setProgress((current) => current && { ...current, step: Math.max(current.step, frame.round_index + 1) });
             break;
-          case 'tool_result': {
-            const live = extractionOfToolResult(frame);
+          case 'agent_turn_start':
+            setProgress((current) => current && { ...current, step: frame.step });
+            break;
+          case 'tool_result':
+          case 'tool_complete': {
+            const live = frame.type === 'tool_result' && !frame.success ? null : extractionOfToolResult(frame.name, frame.result);
             if (live) setExtraction(live);
             break;
           }
@@ -107,10 +112,16 @@ export function useChatTurns(orgId: string, documentId: string) {
             setPending(frame.tool_calls);
             break;
           case 'input_request':
+          case 'agent_request_input':
             paused = true;
             setInputRequest({ callId: frame.call_id, question: frame.question });
             break;
+          case 'agent_request_input_timeout':
+            paused = false;
+            setInputRequest(null);
+            break;
           case 'stopped':
+          case 'agent_stopped':
             stopped = true;
             break;
           case 'done': {
@@ -135,7 +146,7 @@ export function useChatTurns(orgId: string, documentId: string) {
         for (let attempt = 0; ; attempt++) {
           try {
             if (attempt === 0) await stream(abort.signal, onFrame);
-            else await streamTurnAgain(orgId, documentId, turnId.current as string, lastEventId, abort.signal, onFrame);
+            else await transport.follow(turnId.current as string, lastEventId, abort.signal, onFrame);
             lastError = null;
           } catch (caught) {
             if (abort.signal.aborted) throw caught;
@@ -156,7 +167,8 @@ export function useChatTurns(orgId: string, documentId: string) {
         }
         paused = false;
       } finally {
-        if (controller.current === abort) controller.current = null;
+        if (following.current?.abort === abort) following.current = null;
+        end();
         setStopping(false);
         setItems(endThinking);
         if (!paused) {
@@ -170,7 +182,7 @@ export function useChatTurns(orgId: string, documentId: string) {
         void refreshAfterTurn();
       }
     },
-    [orgId, documentId, refreshAfterTurn],
+    [transport, refreshAfterTurn],
   );
 
   /** Streams a new turn for the message; with truncateAt, the thread is cut back to before that stored message. */
@@ -183,9 +195,9 @@ export function useChatTurns(orgId: string, documentId: string) {
         thread_id: threadId,
         ...(truncateAt ? { truncate_thread_to_message_count: truncateAt.messageIndex } : {}),
       };
-      return run((signal, onFrame) => streamChat(orgId, documentId, request, signal, onFrame));
+      return run((signal, onFrame) => transport.chat(request, signal, onFrame));
     },
-    [orgId, documentId, run],
+    [transport, run],
   );
 
   /**
@@ -239,39 +251,33 @@ export function useChatTurns(orgId: string, documentId: string) {
             : item,
         ),
       );
-      if (input !== undefined) {
-        setItems((current) => [...current, { kind: 'user', key: newKey('user'), text: input }]);
-      }
-      return run((signal, onFrame) =>
-        streamApprove(
-          orgId,
-          documentId,
-          { turn_id: id, approvals, input, thread_id: threadOfTurn.current ?? undefined },
-          signal,
-          onFrame,
-        ),
-      );
+      if (input !== undefined) setItems((current) => withAnswer(current, input));
+      const request = { turn_id: id, approvals, input, thread_id: threadOfTurn.current ?? undefined };
+      return run((signal, onFrame) => transport.resume(request, signal, onFrame));
     },
-    [orgId, documentId, run],
+    [transport, run],
   );
 
-  /** Asks the server to stop the turn, then closes the stream (which alone would also stop it). */
+  /** Asks the server to stop the turn and lets it end by itself; one that does not is no longer followed. */
   const stop = useCallback(async () => {
+    const turn = following.current;
+    if (!turn) return;
     setStopping(true);
     const id = turnId.current;
     if (id) {
       try {
-        await stopTurn(orgId, documentId, id);
+        await transport.stop(id);
+        await Promise.race([turn.ended, wait(STOP_GRACE_MS, turn.abort.signal)]);
       } catch {
-        // Closing the stream below stops the turn too.
+        // The server could not be asked: at least the panel lets the turn go.
       }
     }
-    controller.current?.abort();
-  }, [orgId, documentId]);
+    turn.abort.abort();
+  }, [transport]);
 
   /** Shows another conversation (or none), leaving any paused turn behind. */
   const reset = useCallback((next: ChatItem[], nextExtraction: WorkingExtraction | null = null) => {
-    controller.current?.abort();
+    following.current?.abort.abort();
     turnId.current = null;
     lastRequest.current = null;
     setItems(next);

@@ -1,7 +1,7 @@
 import { conflict, findExtractionResult, getAutoCreateLog, getDocument, type OrgAccess } from '@docagent/core';
 import type { ModelMessage } from 'ai';
+import type { DocumentWorkingState } from '../packs/document/working-state.ts';
 import type { ThreadStore } from '../threads/thread-store.ts';
-import type { WorkingState } from '../tools/tool.ts';
 
 /**
  * Refine in chat (seed 000 section 4.3): a new thread of the person's that continues the headless
@@ -20,15 +20,19 @@ export async function refineAutoCreate(threads: ThreadStore, access: OrgAccess, 
   }
   const { log } = await getAutoCreateLog(db, access.orgId, documentId);
   const result = await findExtractionResult(db, access.orgId, documentId, promptRevid);
-  const workingState: WorkingState = {
-    promptRevid,
-    ...(schemaRevid ? { schemaRevid } : {}),
-    ...(result ? { extraction: { promptRevid, values: result.updatedLlmResult } } : {}),
+  const workingState: DocumentWorkingState = {
+    prompt_revid: promptRevid,
+    ...(schemaRevid ? { schema_revid: schemaRevid } : {}),
+    ...(result ? { extraction: result.updatedLlmResult } : {}),
   };
   // The headless conversation comes along, so the agent knows what it did and why.
-  const thread = await threads.createFor(access, documentId, 'Refine the auto-create proposal', {
-    messages: (log?.messages ?? []) as ModelMessage[],
-    workingState,
-  });
+  const thread = await threads.createFor(
+    access,
+    { kind: 'document', id: documentId },
+    {
+      title: 'Refine the auto-create proposal',
+      start: { messages: (log?.messages ?? []) as ModelMessage[], workingState: { ...workingState } },
+    },
+  );
   return thread.id;
 }

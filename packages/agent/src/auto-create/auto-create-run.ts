@@ -155,7 +155,7 @@ export class AutoCreateRun implements AutoCreateRunner {
       const result = await this.engine.start(
         {
           access,
-          documentId,
+          subject: { kind: 'document', id: documentId },
           messages: [{ role: 'user', content: AUTO_CREATE_INSTRUCTION }],
           model: autoCreateModel,
           maxSteps: MAX_STEPS,
@@ -200,7 +200,9 @@ export class AutoCreateRun implements AutoCreateRunner {
   }
 
   private async logOf(access: OrgAccess, documentId: string, turnId: string | null): Promise<AutoCreateLog> {
-    const turn = turnId ? await this.engine.turnOf(turnId, access, documentId).catch(() => undefined) : undefined;
+    const turn = turnId
+      ? await this.engine.turnOf(turnId, access, { kind: 'document', id: documentId }).catch(() => undefined)
+      : undefined;
     return {
       turnId,
       model: turn?.settings.model ?? null,

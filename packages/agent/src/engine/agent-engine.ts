@@ -1,66 +1,34 @@
 import { invalidInput, type OrgAccess } from '@docagent/core';
-import type { ModelMessage, ToolSet } from 'ai';
-import type { ToolContext, ToolRegistry, WorkingState } from '../tools/tool.ts';
-import type { DeclaredWrite } from './decision.ts';
+import type { ThreadStore } from '../threads/thread-store.ts';
+import type { ToolServices } from '../tools/tool.ts';
 import type { EventSink, TurnResult } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
-import { type Mention, resolveMentions } from './mentions.ts';
-import { type Decisions, ReactLoop } from './react-loop.ts';
-import { toolSetOf } from './step.ts';
+import type { Pack, Subject } from './pack.ts';
+import { reactStrategy } from './strategies/react.ts';
+import type { Strategy } from './strategy.ts';
+import type { SubjectCatalog } from './subjects.ts';
+import type { Decisions } from './tool-batch.ts';
 import { TurnHeartbeat } from './turn-heartbeat.ts';
-import { NO_TURN_USAGE, type PendingBatch, type Turn, type TurnStore } from './turn-store.ts';
+import type { ContinueTurnInput, StartTurnInput, StopOutcome } from './turn-inputs.ts';
+import { TurnJournal } from './turn-journal.ts';
+import { type LoopParts, TurnRun } from './turn-run.ts';
+import { runTurn } from './turn-runner.ts';
+import { NO_TURN_USAGE, type PendingBatch, resultOf, type StoredMessages, type Turn } from './turn-state.ts';
+import type { TurnStore } from './turn-store.ts';
 
 export const DEFAULT_MAX_STEPS = 10;
 export const MAX_STEPS_LIMIT = 50;
 
 export interface EngineDeps {
   llm: LlmGateway;
-  tools: ToolRegistry;
+  subjects: SubjectCatalog;
   turns: TurnStore;
-  services: ToolContext['services'];
+  threads: ThreadStore;
+  services: ToolServices;
   /** How often a running turn's heartbeat is renewed (a third of the silence that marks a turn dead). */
   heartbeatMs: number;
-}
-
-/** What a stop request found, and what became of the turn. */
-export interface StopOutcome {
-  /** stopping: it runs and stops at its next safe point; stopped: it was paused and is now stopped. */
-  status: 'stopping' | 'stopped' | 'finished' | 'failed';
-  detail: string;
-}
-
-export interface StartTurnInput {
-  access: OrgAccess;
-  documentId: string;
-  threadId?: string | null;
-  /** The conversation so far, ending with the person's new message. */
-  messages: ModelMessage[];
-  model?: string | null;
-  maxSteps?: number;
-  autoApprove?: boolean;
-  autoApprovedTools?: string[];
-  /**
-   * For a run with no person watching: the only writes it may make (every other write is denied).
-   * Auto-approving everything is for a person's own turn and cannot be combined with it.
-   */
-  declaredWrites?: DeclaredWrite[];
-  workingState?: WorkingState;
-  mentions?: Mention[];
-  /**
-   * For a turn on a thread: reads the conversation (ending with the person's new message) and the
-   * working state once the turn holds the thread, replacing `messages` and `workingState`. Read
-   * any earlier, it could miss the end of the thread's previous turn.
-   */
-  readThread?: () => Promise<{ messages: ModelMessage[]; workingState: WorkingState }>;
-}
-
-export interface ContinueTurnInput {
-  access: OrgAccess;
-  documentId: string;
-  turnId: string;
-  approvals: Array<{ callId: string; approved: boolean; arguments?: unknown }>;
-  /** The answer to the turn's question, when it paused on `request_input`. */
-  input?: string;
+  /** The loop strategies by name; react when a turn names none. */
+  strategies?: Strategy[];
 }
 
 /**
@@ -69,22 +37,36 @@ export interface ContinueTurnInput {
  */
 export class AgentEngine {
   private readonly deps: EngineDeps;
+  private readonly parts: LoopParts;
+  private readonly strategies: Map<string, Strategy>;
   /** Turns running in this process, so a stop reaches their in-flight LLM call at once. */
   private readonly running: TurnHeartbeat;
-  private readonly toolSet: ToolSet;
 
   constructor(deps: EngineDeps) {
     this.deps = deps;
-    this.toolSet = toolSetOf(deps.tools);
+    const journal = new TurnJournal(deps.services.db, deps.turns, deps.threads);
+    this.parts = { llm: deps.llm, services: deps.services, turns: deps.turns, journal };
+    this.strategies = new Map((deps.strategies ?? [reactStrategy]).map((s) => [s.name, s]));
     this.running = new TurnHeartbeat(deps.turns, deps.heartbeatMs);
   }
 
-  get tools(): ToolRegistry {
-    return this.deps.tools;
+  get subjects(): SubjectCatalog {
+    return this.deps.subjects;
   }
 
-  get services(): ToolContext['services'] {
+  get services(): ToolServices {
     return this.deps.services;
+  }
+
+  strategyNames(): string[] {
+    return [...this.strategies.keys()];
+  }
+
+  private strategy(name: string): Strategy {
+    const strategy = this.strategies.get(name);
+    if (!strategy)
+      throw invalidInput(`strategy must be one of: ${this.strategyNames().join(', ')} (got "${name.slice(0, 40)}").`);
+    return strategy;
   }
 
   async start(input: StartTurnInput, emit: EventSink, signal?: AbortSignal): Promise<TurnResult> {
@@ -92,49 +74,69 @@ export class AgentEngine {
     if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_LIMIT) {
       throw invalidInput(`max_steps must be a whole number from 1 to ${MAX_STEPS_LIMIT}.`);
     }
+    const strategy = this.strategy(input.strategy ?? 'react');
+    const tools = this.deps.subjects.toolsOf(input.subject.kind);
     const unknown = [...(input.autoApprovedTools ?? []), ...(input.declaredWrites ?? []).map((w) => w.tool)].filter(
-      (name) => !this.deps.tools.get(name),
+      (name) => !tools.get(name),
     );
     if (unknown.length > 0) throw invalidInput(`The turn names unknown tools: ${unknown.join(', ')}.`);
     if (input.declaredWrites && (input.autoApprove || input.autoApprovedTools?.length)) {
       throw new Error('A run with declared writes makes only those: it cannot also auto-approve.');
     }
     const model = await this.deps.llm.resolve(input.access.orgId, input.model);
-    const mentions = await resolveMentions(this.deps.services.db, input.access.orgId, input.mentions ?? []);
-    const turn = await this.deps.turns.create({
+    const mentions = await this.deps.subjects.resolveMentions(
+      this.deps.services,
+      input.access,
+      input.subject.kind,
+      input.mentions ?? [],
+    );
+    const turn = await this.parts.journal.open({
       orgId: input.access.orgId,
       userId: input.access.userId,
-      documentId: input.documentId,
+      subject: input.subject,
       threadId: input.threadId ?? null,
       messages: input.messages,
       workingState: input.workingState ?? {},
       settings: {
         model,
         maxSteps,
+        strategy: strategy.name,
         autoApprove: input.autoApprove ?? false,
         autoApprovedTools: input.autoApprovedTools ?? [],
         ...(input.declaredWrites ? { declaredWrites: input.declaredWrites } : {}),
         mentions,
       },
-      progress: { steps: 0, audit: [], text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
+      progress: { steps: 0, text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
     });
+    let stored: StoredMessages = { stored: turn.messages.length, valid: turn.messages.length };
     if (input.readThread) {
       try {
         const thread = await input.readThread();
         turn.messages = thread.messages;
         turn.workingState = thread.workingState;
-        await this.deps.turns.save(turn);
+        stored = thread.stored;
       } catch (error) {
         await this.deps.turns.discard(turn.id);
         throw error;
       }
     }
-    await emit({ type: 'turn_started', turn_id: turn.id, thread_id: turn.threadId, model, max_steps: maxSteps });
-    return this.withAbort(turn.id, signal, (s) => this.loopFor(input.access, input.documentId).loop({ turn, emit, signal: s }));
+    await emit({
+      type: 'turn_started',
+      turn_id: turn.id,
+      thread_id: turn.threadId,
+      model,
+      max_steps: maxSteps,
+      strategy: strategy.name,
+    });
+    return this.withAbort(turn.id, signal, async (s) => {
+      const run = this.runOf(turn, input.access, emit, s, stored);
+      await strategy.begin?.(run);
+      return runTurn(strategy, run);
+    });
   }
 
   async continue(input: ContinueTurnInput, emit: EventSink, signal?: AbortSignal): Promise<TurnResult> {
-    const turn = await this.deps.turns.claimPaused(input.turnId, input.access, input.documentId);
+    const turn = await this.deps.turns.claimPaused(input.turnId, input.access, input.subject);
     const pending = turn.pending;
     const known = new Set(pending?.calls.map((c) => c.id));
     const strangers = input.approvals.filter((a) => !known.has(a.callId)).map((a) => a.callId);
@@ -163,16 +165,33 @@ export class AgentEngine {
     emit: EventSink,
     signal: AbortSignal | undefined,
   ): Promise<TurnResult> {
+    const strategy = this.strategy(turn.settings.strategy);
+    turn.messages = await this.parts.journal.messagesOf(turn);
+    const stored = { stored: turn.messages.length, valid: turn.messages.length };
     await emit({
       type: 'turn_started',
       turn_id: turn.id,
       thread_id: turn.threadId,
       model: turn.settings.model,
       max_steps: turn.settings.maxSteps,
+      strategy: strategy.name,
     });
-    return this.withAbort(turn.id, signal, (s) =>
-      this.loopFor(access, turn.documentId).resume({ turn, emit, signal: s }, decisions),
-    );
+    return this.withAbort(turn.id, signal, (s) => runTurn(strategy, this.runOf(turn, access, emit, s, stored), decisions));
+  }
+
+  private runOf(turn: Turn, access: OrgAccess, emit: EventSink, signal: AbortSignal, stored: StoredMessages): TurnRun {
+    const { subjects } = this.deps;
+    return new TurnRun({
+      parts: this.parts,
+      turn,
+      access,
+      emit,
+      signal,
+      tools: subjects.toolsOf(turn.subject.kind),
+      toolSet: subjects.toolSetOf(turn.subject.kind),
+      packs: subjects.packsOf(turn.subject.kind) as Pack[],
+      stored,
+    });
   }
 
   sweepExpiredTurns(): Promise<number> {
@@ -180,16 +199,31 @@ export class AgentEngine {
   }
 
   /** Ends the running turns whose process died (silent since `silentSince`); see TurnStore.reapOrphans. */
-  reapOrphanedTurns(silentSince: Date): Promise<Turn[]> {
-    return this.deps.turns.reapOrphans(
+  async reapOrphanedTurns(silentSince: Date): Promise<Turn[]> {
+    const reaped = await this.deps.turns.reapOrphans(
       silentSince,
       'The server running this turn stopped before the turn ended. The steps it finished are kept in the thread; send your message again to go on.',
     );
+    for (const turn of reaped) await this.parts.journal.recordEnd(turn);
+    return reaped;
   }
 
-  /** A turn of this user and document (for replaying its frames). */
-  turnOf(turnId: string, access: OrgAccess, documentId: string) {
-    return this.deps.turns.get(turnId, access, documentId);
+  /**
+   * Ends the turns whose question (request_input) waited past its time; each comes with its
+   * question and the body its followers get.
+   */
+  async endUnansweredQuestions(): Promise<Array<{ turn: Turn; question: string; result: TurnResult }>> {
+    const ended = await this.deps.turns.endUnansweredQuestions();
+    for (const { turn, question } of ended) {
+      turn.progress.text = `No answer to "${question}" came in time; the turn ended. Send a message to go on.`;
+      await this.parts.journal.recordEnd(turn);
+    }
+    return ended.map(({ turn, question }) => ({ turn: { ...turn }, question, result: resultOf(turn) }));
+  }
+
+  /** A turn of this user (on this subject, when named), e.g. for replaying its frames. */
+  turnOf(turnId: string, access: OrgAccess, subject?: Subject) {
+    return this.deps.turns.get(turnId, access, subject);
   }
 
   /**
@@ -204,7 +238,7 @@ export class AgentEngine {
         this.running.get(turnId)?.abort();
         return { status: 'stopping', detail: `Turn ${turnId} stops at its next safe point; finished steps are kept.` };
       case 'paused': {
-        const turn = await this.deps.turns.claimPaused(turnId, access, found.documentId).catch(() => undefined);
+        const turn = await this.deps.turns.claimPaused(turnId, access, found.subject).catch(() => undefined);
         // Continued or expired meanwhile: the stop request stands for a running one.
         if (!turn)
           return { status: 'stopping', detail: `Turn ${turnId} was continued meanwhile; it stops at its next safe point.` };
@@ -219,16 +253,6 @@ export class AgentEngine {
           detail: `Turn ${turnId} had already ended (${found.status}).`,
         };
     }
-  }
-
-  private loopFor(access: OrgAccess, documentId: string): ReactLoop {
-    return new ReactLoop({
-      llm: this.deps.llm,
-      tools: this.deps.tools,
-      toolSet: this.toolSet,
-      turns: this.deps.turns,
-      toolContext: { access, documentId, services: this.deps.services },
-    });
   }
 
   private async withAbort<T>(

@@ -1,9 +1,10 @@
-import { getDocument, invalidInput, type OrgAccess } from '@docagent/core';
-import type { ThreadStore } from '../threads/thread-store.ts';
-import type { AgentEngine, StopOutcome } from './agent-engine.ts';
+import { invalidInput, type OrgAccess } from '@docagent/core';
+import type { Thread, ThreadStore, ThreadSummary } from '../threads/thread-store.ts';
+import type { AgentEngine } from './agent-engine.ts';
 import type { AgentEvent, TurnResult } from './events.ts';
-import type { Mention } from './mentions.ts';
+import type { Mention, Subject } from './pack.ts';
 import type { FrameWriter, TurnEventLog } from './turn-events.ts';
+import type { StopOutcome } from './turn-inputs.ts';
 
 export interface ChatDeps {
   engine: AgentEngine;
@@ -22,6 +23,8 @@ export interface ChatRequest {
   threadId?: string;
   truncateThreadToMessageCount?: number;
   maxSteps?: number;
+  /** The loop strategy; default: the thread's, else react. */
+  strategy?: string;
   mentions?: Mention[];
 }
 
@@ -44,41 +47,44 @@ function recorder(events: TurnEventLog, firstSeq: number, sink: FrameSink | unde
 }
 
 /**
- * A new turn on a document: its history is the thread's (when given) followed by the person's
- * last message, or the messages the client sent (DocRouter clients send the whole conversation).
+ * A new turn on a subject: its history is the thread's (when given) followed by the person's last
+ * message, or the messages the client sent (DocRouter clients send the whole conversation).
  */
 export async function startChat(
   deps: ChatDeps,
   access: OrgAccess,
-  documentId: string,
+  subject: Subject,
   request: ChatRequest,
   sink?: FrameSink,
   signal?: AbortSignal,
 ): Promise<TurnResult> {
-  await getDocument(deps.engine.services.db, access.orgId, documentId);
+  await deps.engine.subjects.find(deps.engine.services, access, subject);
   const last = request.messages.at(-1);
   if (last?.role !== 'user' || last.content.trim() === '') {
     throw invalidInput('messages must end with a non-empty user message.');
   }
   const { threadId } = request;
+  const strategy = request.strategy ?? (threadId ? await deps.threads.strategyOf(access, subject, threadId) : undefined);
   const readThread = threadId
     ? async () => {
-        const thread = await deps.threads.historyFor(access, documentId, threadId, request.truncateThreadToMessageCount);
+        const thread = await deps.threads.historyFor(access, subject, threadId, request.truncateThreadToMessageCount);
         return {
           messages: [...thread.messages, { role: 'user' as const, content: last.content }],
           workingState: thread.workingState,
+          stored: { stored: thread.stored, valid: thread.messages.length },
         };
       }
     : undefined;
   return deps.engine.start(
     {
       access,
-      documentId,
+      subject,
       threadId: threadId ?? null,
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
       readThread,
       model: request.model,
       maxSteps: request.maxSteps,
+      strategy,
       autoApprove: request.autoApprove,
       autoApprovedTools: request.autoApprovedTools,
       mentions: request.mentions,
@@ -95,26 +101,97 @@ export async function stopChat(deps: ChatDeps, access: OrgAccess, turnId: string
 }
 
 /**
- * Ends the turns whose process died (silent longer than `silentSeconds`) with an `error` frame, so
- * their followers stop waiting, and removes turns past their expiry.
+ * Ends the turns whose process died (silent longer than `silentSeconds`) with an `error` frame, and
+ * the questions nobody answered in time with `agent_request_input_timeout`, so their followers
+ * stop waiting; removes turns past their expiry.
  */
-export async function sweepTurns(deps: ChatDeps, silentSeconds: number): Promise<{ orphaned: number; expired: number }> {
+export async function sweepTurns(
+  deps: ChatDeps,
+  silentSeconds: number,
+): Promise<{ orphaned: number; unanswered: number; expired: number }> {
   const orphans = await deps.engine.reapOrphanedTurns(new Date(Date.now() - silentSeconds * 1000));
-  for (const turn of orphans) {
-    const seq = (await deps.events.lastSeq(turn.id)) + 1;
-    await deps.events.append(turn.id, [{ seq, event: { type: 'error', error: turn.progress.error ?? 'The turn failed.' } }]);
+  for (const turn of orphans)
+    await appendFrames(deps, turn.id, [{ type: 'error', error: turn.progress.error ?? 'The turn failed.' }]);
+  const unanswered = await deps.engine.endUnansweredQuestions();
+  for (const { turn, question, result } of unanswered) {
+    await appendFrames(deps, turn.id, [
+      { type: 'agent_request_input_timeout', question },
+      { type: 'done', result },
+    ]);
   }
-  return { orphaned: orphans.length, expired: await deps.engine.sweepExpiredTurns() };
+  return { orphaned: orphans.length, unanswered: unanswered.length, expired: await deps.engine.sweepExpiredTurns() };
 }
 
+async function appendFrames(deps: ChatDeps, turnId: string, events: AgentEvent[]): Promise<void> {
+  const last = await deps.events.lastSeq(turnId);
+  await deps.events.append(
+    turnId,
+    events.map((event, i) => ({ seq: last + i + 1, event })),
+  );
+}
+
+/** Continues a paused turn (on `subject` when the route names one) with decisions or an answer. */
 export async function approveChat(
   deps: ChatDeps,
   access: OrgAccess,
-  documentId: string,
+  subject: Subject | undefined,
   request: ApproveRequest,
   sink?: FrameSink,
   signal?: AbortSignal,
 ): Promise<TurnResult> {
   const firstSeq = await deps.events.lastSeq(request.turnId);
-  return deps.engine.continue({ access, documentId, ...request }, recorder(deps.events, firstSeq, sink), signal);
+  return deps.engine.continue({ access, subject, ...request }, recorder(deps.events, firstSeq, sink), signal);
+}
+
+/** The frames of a turn of this user after `afterSeq`, then live until it ends. */
+export async function* followChat(
+  deps: ChatDeps,
+  access: OrgAccess,
+  subject: Subject | undefined,
+  turnId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+) {
+  await deps.engine.turnOf(turnId, access, subject);
+  yield* deps.events.follow(turnId, afterSeq, signal);
+}
+
+/** This user's conversations about a subject (checked by its pack). */
+export async function listThreads(deps: ChatDeps, access: OrgAccess, subject: Subject): Promise<ThreadSummary[]> {
+  await deps.engine.subjects.find(deps.engine.services, access, subject);
+  return deps.threads.list(access, subject);
+}
+
+export async function createThread(
+  deps: ChatDeps,
+  access: OrgAccess,
+  subject: Subject,
+  options: { title?: string; strategy?: string },
+): Promise<Thread> {
+  await deps.engine.subjects.find(deps.engine.services, access, subject);
+  if (options.strategy && !deps.engine.strategyNames().includes(options.strategy)) {
+    throw invalidInput(`strategy must be one of: ${deps.engine.strategyNames().join(', ')}.`);
+  }
+  return deps.threads.createFor(access, subject, options);
+}
+
+/** A thread of this user (on `subject` when the route names one, which its pack checks). */
+export async function getThread(
+  deps: ChatDeps,
+  access: OrgAccess,
+  subject: Subject | undefined,
+  threadId: string,
+): Promise<Thread> {
+  if (subject) await deps.engine.subjects.find(deps.engine.services, access, subject);
+  return deps.threads.get(access, subject, threadId);
+}
+
+export async function deleteThread(
+  deps: ChatDeps,
+  access: OrgAccess,
+  subject: Subject | undefined,
+  threadId: string,
+): Promise<void> {
+  if (subject) await deps.engine.subjects.find(deps.engine.services, access, subject);
+  await deps.threads.delete(access, subject, threadId);
 }

@@ -34,7 +34,7 @@ export interface TurnResult {
 
 /** What the engine reports while a turn runs; transports turn these into SSE or WebSocket frames. */
 export type AgentEvent =
-  | { type: 'turn_started'; turn_id: string; thread_id: string | null; model: string; max_steps: number }
+  | { type: 'turn_started'; turn_id: string; thread_id: string | null; model: string; max_steps: number; strategy: string }
   | { type: 'thinking_chunk'; chunk: string; round_index: number }
   | { type: 'assistant_text_chunk'; chunk: string; round_index: number }
   | { type: 'tool_calls'; round_index: number; tool_calls: ToolCallInfo[] }
@@ -57,6 +57,26 @@ export type AgentEvent =
   | ({ type: 'usage' } & TurnUsage)
   | { type: 'stopped'; reason: 'user' | 'max_steps' }
   | { type: 'done'; result: TurnResult }
-  | { type: 'error'; error: string };
+  | { type: 'error'; error: string }
+  | RoaEvent;
+
+/**
+ * The frames of a Reason–Act–Observe turn (seed 003), besides turn_started, pending_tool_calls,
+ * usage, done and error. `step` counts from 1. On the WebSocket the `agent_*` ones travel in
+ * seed 003's `agent_update` envelope.
+ */
+export type RoaEvent =
+  | { type: 'agent_start'; max_steps: number }
+  | { type: 'agent_turn_start'; step: number }
+  | { type: 'agent_reason'; content: string; step: number }
+  | { type: 'tool_start'; call: ToolCallInfo; step: number }
+  | { type: 'tool_complete'; call_id: string; name: string; result: unknown; decision: CallDecision; step: number }
+  | { type: 'tool_error'; call_id: string; name: string; error: string; decision: CallDecision; step: number }
+  | { type: 'agent_request_input'; turn_id: string; call_id: string; question: string; step: number }
+  | { type: 'agent_request_input_timeout'; question: string }
+  | { type: 'agent_observe'; content: string; step: number }
+  | { type: 'agent_stopped'; reason: 'user' | 'max_steps' }
+  | { type: 'agent_completion'; steps: number }
+  | { type: 'response_complete'; text: string };
 
 export type EventSink = (event: AgentEvent) => void | Promise<void>;

@@ -1,5 +1,6 @@
 import { type Db, forbidden, notFound, type OrgAccess, tables } from '@docagent/core';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { AuditedCall, Turn } from './turn-state.ts';
 
 const { agentRunRecords } = tables;
 
@@ -38,4 +39,34 @@ export async function getRunRecord(db: Db, access: OrgAccess, runId: string): Pr
     .where(and(eq(agentRunRecords.orgId, access.orgId), eq(agentRunRecords.id, runId)));
   if (!record) throw notFound(`Run record ${runId}`);
   return record;
+}
+
+/** The run record of a new turn; it outlives the turn row. */
+export async function openRunRecord(db: Db, turn: Turn): Promise<void> {
+  await db.insert(agentRunRecords).values({
+    id: turn.id,
+    turnId: turn.id,
+    orgId: turn.orgId,
+    userId: turn.userId,
+    subjectKind: turn.subject.kind,
+    subjectId: turn.subject.id,
+    status: turn.status,
+    model: turn.settings.model,
+    toolCalls: [],
+    usage: turn.progress.usage as unknown as Record<string, unknown>,
+  });
+}
+
+/** Appends a step's audited calls to the turn's run record and brings its status and usage up to date. */
+export async function appendRunRecord(db: Db, turn: Turn, calls: AuditedCall[]): Promise<void> {
+  await db
+    .update(agentRunRecords)
+    .set({
+      status: turn.status,
+      model: turn.settings.model,
+      ...(calls.length > 0 ? { toolCalls: sql`${agentRunRecords.toolCalls} || ${JSON.stringify(calls)}::jsonb` } : {}),
+      usage: turn.progress.usage as unknown as Record<string, unknown>,
+      updatedAt: new Date(),
+    })
+    .where(eq(agentRunRecords.id, turn.id));
 }

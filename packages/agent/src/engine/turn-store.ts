@@ -1,104 +1,47 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { WorkingState } from '../tools/tool.ts';
-import type { DeclaredWrite } from './decision.ts';
-import type { CallDecision, ToolCallInfo, TurnUsage } from './events.ts';
+import type { Subject } from './pack.ts';
+import {
+  checkStateVersion,
+  type PendingBatch,
+  type StoredMessages,
+  TURN_STATE_VERSION,
+  type Turn,
+  type TurnProgress,
+  type TurnSettings,
+} from './turn-state.ts';
 
-const { agentTurns, agentRunRecords, agentThreads } = tables;
-
-/** A step's tool calls waiting for the person: approvals, or the answer to a question. */
-export type PendingBatch =
-  | { kind: 'approval'; roundIndex: number; calls: ToolCallInfo[] }
-  | { kind: 'input'; roundIndex: number; calls: ToolCallInfo[]; callId: string; question: string };
-
-export interface TurnSettings {
-  model: string;
-  maxSteps: number;
-  autoApprove: boolean;
-  autoApprovedTools: string[];
-  /** A headless run's only allowed writes (see decision.ts); absent for a person's turn. */
-  declaredWrites?: DeclaredWrite[];
-  /** The resolved @mentions of the person's message, for every step's system message. */
-  mentions: string;
-}
-
-/** One tool call as the audit keeps it. */
-export interface AuditedCall {
-  round_index: number;
-  call_id: string;
-  name: string;
-  arguments: unknown;
-  /** not_needed: read-only; policy: allowed ahead; user: approved by the person; rejected; denied; stopped. */
-  approval: 'not_needed' | 'policy' | 'user' | 'rejected' | 'denied' | 'stopped';
-  decision: CallDecision;
-  /** Why it was decided so (a denial says what the run may do instead). */
-  reason: string;
-  approved_by: string | null;
-  success: boolean;
-  output?: unknown;
-  error?: string;
-  started_at: string;
-  duration_ms: number;
-}
-
-export interface TurnProgress {
-  steps: number;
-  audit: AuditedCall[];
-  text: string;
-  thinking: string;
-  executedRounds: Array<{ round_index: number; tool_calls: ToolCallInfo[] }>;
-  usage: TurnUsage;
-  /** Why a failed turn failed, for whoever asks about it later (stop, the run record). */
-  error?: string;
-}
-
-export interface Turn {
-  id: string;
-  orgId: string;
-  userId: string | null;
-  documentId: string;
-  threadId: string | null;
-  status: 'running' | 'paused' | 'finished' | 'stopped' | 'failed';
-  messages: ModelMessage[];
-  pending: PendingBatch | null;
-  workingState: WorkingState;
-  settings: TurnSettings;
-  progress: TurnProgress;
-  expiresAt: Date;
-}
-
-export const NO_TURN_USAGE: TurnUsage = Object.freeze({
-  input_tokens: 0,
-  output_tokens: 0,
-  cached_tokens: 0,
-  reasoning_tokens: 0,
-  cost_usd: 0,
-});
+const { agentTurns } = tables;
 
 type Row = typeof agentTurns.$inferSelect;
 
 /** A turn that holds its thread: running, or paused for the person. */
 const ACTIVE = sql`${agentTurns.status} in ('running', 'paused')`;
 
-const toTurn = (row: Row): Turn => ({
-  id: row.id,
-  orgId: row.orgId,
-  userId: row.userId,
-  documentId: row.documentId,
-  threadId: row.threadId,
-  status: row.status,
-  messages: row.messages as ModelMessage[],
-  pending: (row.pending as PendingBatch | null) ?? null,
-  workingState: row.workingState as WorkingState,
-  settings: row.settings as unknown as TurnSettings,
-  progress: row.progress as unknown as TurnProgress,
-  expiresAt: row.expiresAt,
-});
+const toTurn = (row: Row): Turn => {
+  checkStateVersion(row.id, row.stateVersion);
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    userId: row.userId,
+    subject: { kind: row.subjectKind, id: row.subjectId },
+    threadId: row.threadId,
+    status: row.status,
+    messages: row.messages as ModelMessage[],
+    pending: (row.pending as PendingBatch | null) ?? null,
+    workingState: row.workingState as WorkingState,
+    settings: row.settings as unknown as TurnSettings,
+    progress: row.progress as unknown as TurnProgress,
+    expiresAt: row.expiresAt,
+  };
+};
 
+/** What a save writes: the turn's state, never its messages (see writeMessages). */
 const columnsOf = (turn: Turn) => ({
   status: turn.status,
-  messages: turn.messages as unknown[],
+  stateVersion: TURN_STATE_VERSION,
   pending: turn.pending,
   workingState: turn.workingState as Record<string, unknown>,
   settings: turn.settings as unknown as Record<string, unknown>,
@@ -107,60 +50,68 @@ const columnsOf = (turn: Turn) => ({
   updatedAt: new Date(),
 });
 
-/** Turns are kept in the database from their first step; the TTL runs from the last save. */
+/**
+ * Turn rows: their state, and the messages of a turn that has no thread. The thread's messages
+ * and the run record are written by the turn journal. The TTL runs from the last save.
+ */
 export class TurnStore {
   readonly db: Db;
   readonly ttlSeconds: number;
+  /** How long a question (request_input) waits for its answer. */
+  readonly inputTimeoutSeconds: number;
 
-  constructor(db: Db, ttlSeconds: number) {
+  constructor(db: Db, ttlSeconds: number, inputTimeoutSeconds = 600) {
     this.db = db;
     this.ttlSeconds = ttlSeconds;
+    this.inputTimeoutSeconds = inputTimeoutSeconds;
   }
 
-  private expiry(): Date {
-    return new Date(Date.now() + this.ttlSeconds * 1000);
+  private expiry(turn?: Turn): Date {
+    const waitsForAnswer = turn?.status === 'paused' && turn.pending?.kind === 'input';
+    return new Date(Date.now() + (waitsForAnswer ? this.inputTimeoutSeconds : this.ttlSeconds) * 1000);
   }
 
   /**
    * Starts a turn. A thread runs one turn at a time (a partial unique index decides, so two
    * requests racing for one thread cannot both win): a second one is refused, naming the first.
    */
-  async create(input: Omit<Turn, 'id' | 'status' | 'pending' | 'expiresAt'>): Promise<Turn> {
+  async create(input: Omit<Turn, 'id' | 'status' | 'pending' | 'expiresAt'>, db: Db = this.db): Promise<Turn> {
     const turn: Turn = { ...input, id: newId(), status: 'running', pending: null, expiresAt: this.expiry() };
     if (turn.threadId) {
       // A paused turn nobody continued in time is over; the sweep would remove it anyway.
-      await this.db
+      await db
         .delete(agentTurns)
         .where(
           and(eq(agentTurns.threadId, turn.threadId), eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, new Date())),
         );
     }
-    const inserted = await this.db
+    const inserted = await db
       .insert(agentTurns)
       .values({
         id: turn.id,
         orgId: turn.orgId,
         userId: turn.userId,
-        documentId: turn.documentId,
+        subjectKind: turn.subject.kind,
+        subjectId: turn.subject.id,
         threadId: turn.threadId,
+        // A turn on a thread keeps its messages there.
+        messages: (turn.threadId ? [] : turn.messages) as unknown[],
         ...columnsOf(turn),
         heartbeatAt: new Date(),
       })
       .onConflictDoNothing({ target: agentTurns.threadId, where: ACTIVE })
       .returning({ id: agentTurns.id });
-    if (inserted.length === 0) throw await this.busyThread(turn.threadId as string);
-    await this.record(turn);
+    if (inserted.length === 0) throw await this.busyThread(turn.threadId as string, db);
     return turn;
   }
 
-  /** Removes a turn that never started (its thread could not be read), with its record. */
-  async discard(turnId: string): Promise<void> {
-    await this.db.delete(agentTurns).where(eq(agentTurns.id, turnId));
-    await this.db.delete(agentRunRecords).where(eq(agentRunRecords.id, turnId));
+  /** Removes a turn that never started (its thread could not be read). */
+  async discard(turnId: string, db: Db = this.db): Promise<void> {
+    await db.delete(agentTurns).where(eq(agentTurns.id, turnId));
   }
 
-  private async busyThread(threadId: string) {
-    const [active] = await this.db
+  private async busyThread(threadId: string, db: Db) {
+    const [active] = await db
       .select({ id: agentTurns.id, status: agentTurns.status })
       .from(agentTurns)
       .where(and(eq(agentTurns.threadId, threadId), ACTIVE));
@@ -172,52 +123,35 @@ export class TurnStore {
     return conflict(`Thread ${threadId} has turn ${active.id}, which ${what}; then send the message again.`);
   }
 
-  async save(turn: Turn): Promise<void> {
-    turn.expiresAt = this.expiry();
-    await this.db.update(agentTurns).set(columnsOf(turn)).where(eq(agentTurns.id, turn.id));
-    await this.record(turn);
-    // A turn that paused or ended leaves its messages and working state on its thread; one that
-    // failed does so only when it finished a step (what ran is kept), so that sending the failed
-    // message again does not store it twice.
-    const leavesThread = turn.status !== 'running' && (turn.status !== 'failed' || turn.progress.steps > 0);
-    if (turn.threadId && leavesThread) {
-      await this.db
-        .update(agentThreads)
-        .set({
-          messages: turn.messages as unknown[],
-          workingState: turn.workingState as Record<string, unknown>,
-          model: turn.settings.model,
-          updatedAt: new Date(),
-        })
-        .where(eq(agentThreads.id, turn.threadId));
-    }
+  async save(turn: Turn, db: Db = this.db): Promise<void> {
+    turn.expiresAt = this.expiry(turn);
+    await db.update(agentTurns).set(columnsOf(turn)).where(eq(agentTurns.id, turn.id));
   }
 
-  /** The run record (audit) follows the turn at every save; it outlives the turn row. */
-  private async record(turn: Turn): Promise<void> {
-    const values = {
-      status: turn.status,
-      model: turn.settings.model,
-      toolCalls: turn.progress.audit as unknown[],
-      usage: turn.progress.usage as unknown as Record<string, unknown>,
-      updatedAt: new Date(),
-    };
-    await this.db
-      .insert(agentRunRecords)
-      .values({ id: turn.id, turnId: turn.id, orgId: turn.orgId, userId: turn.userId, documentId: turn.documentId, ...values })
-      .onConflictDoUpdate({ target: agentRunRecords.id, set: values });
+  /** The messages of a turn without a thread: the valid stored ones stay, `tail` follows them. */
+  async writeMessages(db: Db, turnId: string, stored: StoredMessages, tail: ModelMessage[]): Promise<void> {
+    await db
+      .update(agentTurns)
+      .set({ messages: appendedJson(agentTurns.messages, stored, tail) })
+      .where(eq(agentTurns.id, turnId));
+  }
+
+  /** The stored messages of a turn without a thread. */
+  async messagesOf(turnId: string): Promise<ModelMessage[]> {
+    const [row] = await this.db.select({ messages: agentTurns.messages }).from(agentTurns).where(eq(agentTurns.id, turnId));
+    return (row?.messages ?? []) as ModelMessage[];
   }
 
   /**
-   * Takes a paused turn to continue it: only its own user on its own document, only once, only
-   * before it expires. Two requests racing for it: one wins, the other gets 409.
+   * Takes a paused turn to continue it: only its own user (on its own subject, when one is named),
+   * only once, only before it expires. Two requests racing for it: one wins, the other gets 409.
    */
-  async claimPaused(turnId: string, access: OrgAccess, documentId: string): Promise<Turn> {
+  async claimPaused(turnId: string, access: OrgAccess, subject?: Subject): Promise<Turn> {
     const [row] = await this.db.select().from(agentTurns).where(eq(agentTurns.id, turnId));
     if (!row || row.orgId !== access.orgId) {
       throw invalidInput(`Turn ${turnId.slice(0, 64)} is unknown or has expired; send the message again to start a new turn.`);
     }
-    if (row.userId !== access.userId || row.documentId !== documentId) throw notFound(`Turn ${turnId}`);
+    if (row.userId !== access.userId || !isOn(row, subject)) throw notFound(`Turn ${turnId}`);
     if (row.status !== 'paused') throw conflict(`Turn ${turnId} was already continued (it is ${row.status}).`);
     const [claimed] = await this.db
       .update(agentTurns)
@@ -234,10 +168,10 @@ export class TurnStore {
     return toTurn(claimed);
   }
 
-  /** A turn of this user on this document, whatever its state; any other is "not found". */
-  async get(turnId: string, access: OrgAccess, documentId: string): Promise<Turn> {
+  /** A turn of this user (on this subject, when one is named), whatever its state; any other is "not found". */
+  async get(turnId: string, access: OrgAccess, subject?: Subject): Promise<Turn> {
     const [row] = await this.db.select().from(agentTurns).where(eq(agentTurns.id, turnId));
-    if (!row || row.orgId !== access.orgId || row.userId !== access.userId || row.documentId !== documentId) {
+    if (!row || row.orgId !== access.orgId || row.userId !== access.userId || !isOn(row, subject)) {
       throw notFound(`Turn ${turnId}`);
     }
     return toTurn(row);
@@ -247,20 +181,22 @@ export class TurnStore {
    * Asks a turn to stop; a running one stops at its next safe point (in any process). Answers the
    * turn's state as the request found it, with why it failed when it did.
    */
-  async requestStop(turnId: string, access: OrgAccess): Promise<{ status: Turn['status']; documentId: string; error?: string }> {
+  async requestStop(turnId: string, access: OrgAccess): Promise<{ status: Turn['status']; subject: Subject; error?: string }> {
     const [row] = await this.db
       .update(agentTurns)
       .set({ stopRequested: true })
-      .where(and(eq(agentTurns.id, turnId), eq(agentTurns.orgId, access.orgId)))
+      // Only its own user's request marks it: anyone else's is "not found" and changes nothing.
+      .where(and(eq(agentTurns.id, turnId), eq(agentTurns.orgId, access.orgId), ownedBy(access)))
       .returning({
         userId: agentTurns.userId,
-        documentId: agentTurns.documentId,
+        subjectKind: agentTurns.subjectKind,
+        subjectId: agentTurns.subjectId,
         status: agentTurns.status,
         progress: agentTurns.progress,
       });
-    if (!row || row.userId !== access.userId) throw notFound(`Turn ${turnId}`);
+    if (!row) throw notFound(`Turn ${turnId}`);
     const { error } = row.progress as unknown as TurnProgress;
-    return { status: row.status, documentId: row.documentId, ...(error ? { error } : {}) };
+    return { status: row.status, subject: { kind: row.subjectKind, id: row.subjectId }, ...(error ? { error } : {}) };
   }
 
   /** Renews the heartbeat of the turns this process runs; answers those still running (a reaped one is not). */
@@ -276,7 +212,7 @@ export class TurnStore {
 
   /**
    * Ends the running turns whose process went silent before `silentSince` (it died): failed, with
-   * the reason, their thread keeping the steps they finished. Each is ended once, by one reaper.
+   * the reason (their thread keeps the steps they finished). Each is ended once, by one reaper.
    */
   async reapOrphans(silentSince: Date, reason: string): Promise<Turn[]> {
     const reaped: Turn[] = [];
@@ -290,12 +226,30 @@ export class TurnStore {
         .set({ status: 'failed', progress: sql`${agentTurns.progress} || ${JSON.stringify({ error: reason })}::jsonb` })
         .where(and(eq(agentTurns.id, id), eq(agentTurns.status, 'running'), lt(agentTurns.heartbeatAt, silentSince)))
         .returning();
-      if (!row) continue;
-      const turn = toTurn(row);
-      await this.save(turn);
-      reaped.push(turn);
+      if (row) reaped.push(toTurn(row));
     }
     return reaped;
+  }
+
+  /**
+   * Ends the turns whose question went unanswered past its time: finished, no longer pending,
+   * kept for the replay window. Each is ended once; answers each with its question.
+   */
+  async endUnansweredQuestions(now = new Date()): Promise<Array<{ turn: Turn; question: string }>> {
+    const waiting = await this.db
+      .select({ id: agentTurns.id, pending: agentTurns.pending })
+      .from(agentTurns)
+      .where(and(eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, now), sql`${agentTurns.pending}->>'kind' = 'input'`));
+    const ended: Array<{ turn: Turn; question: string }> = [];
+    for (const { id, pending } of waiting) {
+      const [row] = await this.db
+        .update(agentTurns)
+        .set({ status: 'finished', pending: null, expiresAt: this.expiry(), updatedAt: now })
+        .where(and(eq(agentTurns.id, id), eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, now)))
+        .returning();
+      if (row) ended.push({ turn: toTurn(row), question: (pending as { question?: string } | null)?.question ?? '' });
+    }
+    return ended;
   }
 
   async stopRequested(turnId: string): Promise<boolean> {
@@ -314,4 +268,22 @@ export class TurnStore {
       .returning({ id: agentTurns.id });
     return removed.length;
   }
+}
+
+const ownedBy = (access: OrgAccess) =>
+  access.userId === null ? isNull(agentTurns.userId) : eq(agentTurns.userId, access.userId);
+
+const isOn = (row: Row, subject: Subject | undefined) =>
+  !subject || (row.subjectKind === subject.kind && row.subjectId === subject.id);
+
+/**
+ * A JSON array column of `stored.stored` elements with its first `stored.valid` kept and `tail`
+ * after them: a plain append when nothing stored changed, so a step does not send a long
+ * conversation back whole.
+ */
+export function appendedJson(column: AnyColumn, stored: StoredMessages, tail: unknown[]): SQL {
+  const added = sql`${JSON.stringify(tail)}::jsonb`;
+  if (stored.valid === stored.stored) return sql`${column} || ${added}`;
+  if (stored.valid === 0) return added;
+  return sql`jsonb_path_query_array(${column}, ${`$[0 to ${stored.valid - 1}]`}::jsonpath) || ${added}`;
 }

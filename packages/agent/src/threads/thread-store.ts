@@ -1,6 +1,9 @@
-import { type Db, getDocument, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
+import { type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Subject } from '../engine/pack.ts';
+import type { StoredMessages } from '../engine/turn-state.ts';
+import { appendedJson } from '../engine/turn-store.ts';
 import type { WorkingState } from '../tools/tool.ts';
 
 const { agentThreads } = tables;
@@ -16,11 +19,16 @@ export interface Thread extends ThreadSummary {
   messages: ModelMessage[];
   workingState: WorkingState;
   model: string | null;
+  /** The loop strategy its turns use unless a request says otherwise. */
+  strategy: string;
 }
 
 const MAX_TITLE = 200;
 
-/** A user's conversations about one document. Every message is kept; windowing happens when sending. */
+/**
+ * A user's conversations about one subject. Every message is kept; windowing happens when
+ * sending. Whether the subject exists is checked before (by its pack), not here.
+ */
 export class ThreadStore {
   readonly db: Db;
 
@@ -28,25 +36,26 @@ export class ThreadStore {
     this.db = db;
   }
 
-  private ofUser(access: OrgAccess, documentId: string) {
+  /** This user's threads (on `subject`, when named). */
+  private ofUser(access: OrgAccess, subject: Subject | undefined) {
     return and(
       eq(agentThreads.orgId, access.orgId),
-      eq(agentThreads.documentId, documentId),
+      subject ? eq(agentThreads.subjectKind, subject.kind) : undefined,
+      subject ? eq(agentThreads.subjectId, subject.id) : undefined,
       access.userId === null ? isNull(agentThreads.userId) : eq(agentThreads.userId, access.userId),
     );
   }
 
   /**
-   * A new thread on a document of the organization (another organization's is "not found"),
-   * empty or continuing from `start` (e.g. an auto-create proposal to refine).
+   * A new thread on a subject, empty or continuing from `start` (e.g. an auto-create proposal to
+   * refine).
    */
   async createFor(
     access: OrgAccess,
-    documentId: string,
-    title?: string,
-    start?: { messages: ModelMessage[]; workingState: WorkingState },
+    subject: Subject,
+    options: { title?: string; strategy?: string; start?: { messages: ModelMessage[]; workingState: WorkingState } } = {},
   ): Promise<Thread> {
-    await getDocument(this.db, access.orgId, documentId);
+    const { title, start } = options;
     const now = new Date();
     const thread: Thread = {
       id: newId(),
@@ -54,6 +63,7 @@ export class ThreadStore {
       messages: start?.messages ?? [],
       workingState: start?.workingState ?? {},
       model: null,
+      strategy: options.strategy ?? 'react',
       createdAt: now,
       updatedAt: now,
     };
@@ -61,7 +71,9 @@ export class ThreadStore {
       id: thread.id,
       orgId: access.orgId,
       userId: access.userId,
-      documentId,
+      subjectKind: subject.kind,
+      subjectId: subject.id,
+      strategy: thread.strategy,
       title: thread.title,
       messages: thread.messages as unknown[],
       workingState: thread.workingState as Record<string, unknown>,
@@ -71,9 +83,8 @@ export class ThreadStore {
     return thread;
   }
 
-  /** This user's threads on a document of the organization (another organization's is "not found"). */
-  async list(access: OrgAccess, documentId: string): Promise<ThreadSummary[]> {
-    await getDocument(this.db, access.orgId, documentId);
+  /** This user's threads on a subject, latest first. */
+  async list(access: OrgAccess, subject: Subject): Promise<ThreadSummary[]> {
     return this.db
       .select({
         id: agentThreads.id,
@@ -82,17 +93,17 @@ export class ThreadStore {
         updatedAt: agentThreads.updatedAt,
       })
       .from(agentThreads)
-      .where(this.ofUser(access, documentId))
+      .where(this.ofUser(access, subject))
       .orderBy(desc(agentThreads.updatedAt))
       .limit(200);
   }
 
-  /** A thread of this user on this document; any other is "not found". */
-  async get(access: OrgAccess, documentId: string, threadId: string): Promise<Thread> {
+  /** A thread of this user on this subject; any other is "not found". */
+  async get(access: OrgAccess, subject: Subject | undefined, threadId: string): Promise<Thread> {
     const [row] = await this.db
       .select()
       .from(agentThreads)
-      .where(and(this.ofUser(access, documentId), eq(agentThreads.id, threadId)));
+      .where(and(this.ofUser(access, subject), eq(agentThreads.id, threadId)));
     if (!row) throw notFound(`Thread ${threadId}`);
     return {
       id: row.id,
@@ -100,36 +111,77 @@ export class ThreadStore {
       messages: row.messages as ModelMessage[],
       workingState: row.workingState as WorkingState,
       model: row.model,
+      strategy: row.strategy,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
   }
 
-  async delete(access: OrgAccess, documentId: string, threadId: string): Promise<void> {
+  /** The strategy of a thread of this user on this subject (its messages stay unread); any other is "not found". */
+  async strategyOf(access: OrgAccess, subject: Subject, threadId: string): Promise<string> {
+    const [row] = await this.db
+      .select({ strategy: agentThreads.strategy })
+      .from(agentThreads)
+      .where(and(this.ofUser(access, subject), eq(agentThreads.id, threadId)));
+    if (!row) throw notFound(`Thread ${threadId}`);
+    return row.strategy;
+  }
+
+  async delete(access: OrgAccess, subject: Subject | undefined, threadId: string): Promise<void> {
     const deleted = await this.db
       .delete(agentThreads)
-      .where(and(this.ofUser(access, documentId), eq(agentThreads.id, threadId)))
+      .where(and(this.ofUser(access, subject), eq(agentThreads.id, threadId)))
       .returning({ id: agentThreads.id });
     if (deleted.length === 0) throw notFound(`Thread ${threadId}`);
   }
 
   /**
    * The history a new turn starts from; `truncateTo` keeps that many messages (edit and resubmit).
-   * The thread itself changes when the turn saves: the turn holding a thread is its only writer.
+   * The thread itself changes when the turn's steps are written: the turn holding a thread is its
+   * only writer.
    */
   async historyFor(
     access: OrgAccess,
-    documentId: string,
+    subject: Subject,
     threadId: string,
     truncateTo?: number,
-  ): Promise<{ messages: ModelMessage[]; workingState: WorkingState }> {
-    const thread = await this.get(access, documentId, threadId);
+  ): Promise<{ messages: ModelMessage[]; workingState: WorkingState; stored: number; strategy: string }> {
+    const thread = await this.get(access, subject, threadId);
     if (truncateTo !== undefined && (truncateTo < 0 || truncateTo > thread.messages.length)) {
       throw invalidInput(
         `truncate_thread_to_message_count is ${truncateTo}, but the thread has ${thread.messages.length} messages.`,
       );
     }
     const messages = truncateTo === undefined ? thread.messages : thread.messages.slice(0, truncateTo);
-    return { messages, workingState: thread.workingState };
+    return { messages, workingState: thread.workingState, stored: thread.messages.length, strategy: thread.strategy };
+  }
+
+  /** The messages of a thread a turn holds (its valid stored ones stay, `tail` follows), and what it works on. */
+  async writeTurn(
+    db: Db,
+    threadId: string,
+    stored: StoredMessages,
+    tail: ModelMessage[],
+    state: { workingState: WorkingState; model: string; strategy: string },
+  ): Promise<void> {
+    await db
+      .update(agentThreads)
+      .set({
+        messages: appendedJson(agentThreads.messages, stored, tail),
+        workingState: state.workingState,
+        model: state.model,
+        strategy: state.strategy,
+        updatedAt: new Date(),
+      })
+      .where(eq(agentThreads.id, threadId));
+  }
+
+  /** The stored messages of a thread (a turn continued in another process reads them back). */
+  async messagesOf(threadId: string): Promise<ModelMessage[]> {
+    const [row] = await this.db
+      .select({ messages: agentThreads.messages })
+      .from(agentThreads)
+      .where(eq(agentThreads.id, threadId));
+    return (row?.messages ?? []) as ModelMessage[];
   }
 }

@@ -5,26 +5,35 @@ import {
   type ExtractionServices,
   isDomainError,
   type OrgAccess,
+  type TokenUsage,
 } from '@docagent/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { Subject } from '../engine/pack.ts';
 
-/** What the agent is working on, carried across steps and turns (stored on the thread). */
-export interface WorkingState {
-  schemaRevid?: string;
-  promptRevid?: string;
-  /** The latest extraction the agent ran or patched: the prompt revision and its values. */
-  extraction?: { promptRevid: string; values: Record<string, unknown> };
+/**
+ * What the agent is working on, carried across steps and turns (stored on the thread). Each pack
+ * owns its keys (the document pack: `schema_revid`, `prompt_revid`, `extraction`).
+ */
+export type WorkingState = Record<string, unknown>;
+
+/** The domain services tools call: the same ones the REST routes call, never HTTP. */
+export interface ToolServices {
+  db: Db;
+  documents: DocumentServices;
+  extraction: ExtractionServices;
 }
 
-/** Everything a tool may use; tools call the same services as the REST routes, never HTTP. */
+/** Everything a tool may use. */
 export interface ToolContext {
   access: OrgAccess;
-  /** The document the conversation is about; tools default to it when `document_id` is omitted. */
-  documentId: string;
-  services: { db: Db; documents: DocumentServices; extraction: ExtractionServices };
-  /** Tools that create or change the schema, prompt or extraction update it. */
+  /** What the conversation is about; tools of its pack default to it. */
+  subject: Subject;
+  services: ToolServices;
+  /** Tools that create or change what the agent works on update it. */
   workingState: WorkingState;
   abortSignal: AbortSignal;
+  /** Counts a model call the tool made into the turn's usage (the ledger has it already). */
+  addUsage(usage: TokenUsage, costUsd: number | null): void;
 }
 
 export type ToolAccess = 'read_only' | 'read_write';
@@ -44,6 +53,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   input: Input;
   access: ToolAccess;
   run(context: ToolContext, input: z.infer<Input>): Promise<unknown>;
+  /** How long one call may take (default DEFAULT_TOOL_TIME_LIMIT_MS); past it the call is aborted. */
+  timeLimitMs?: number;
   /** For write tools a headless run may be allowed on some targets only: what this call would change. */
   target?(context: ToolContext, input: z.infer<Input>): Promise<WriteTarget>;
 }
@@ -67,17 +78,37 @@ export async function executeTool(tool: ToolDefinition, context: ToolContext, ra
       .join('; ');
     return { success: false, error: `Invalid arguments for ${tool.name}: ${problems}. Fix them and call the tool again.` };
   }
+  const limitMs = tool.timeLimitMs ?? DEFAULT_TOOL_TIME_LIMIT_MS;
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(), limitMs);
+  const abortSignal = AbortSignal.any([context.abortSignal, timer.signal]);
+  const timedOut = new Promise<never>((_, reject) =>
+    timer.signal.addEventListener('abort', () => reject(new ToolTimeLimit()), { once: true }),
+  );
   try {
-    const result = await tool.run(context, parsed.data);
+    const result = await Promise.race([tool.run({ ...context, abortSignal }, parsed.data), timedOut]);
     if (result && typeof result === 'object' && 'error' in result && typeof result.error === 'string') {
       return { success: false, error: result.error };
     }
     return { success: true, result };
   } catch (error) {
+    if (error instanceof ToolTimeLimit || timer.signal.aborted) {
+      return {
+        success: false,
+        error: `${tool.name} took longer than ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} s` : `${limitMs} ms`} and was stopped. Try it on less (a page range, a smaller limit).`,
+      };
+    }
     if (isDomainError(error)) return { success: false, error: error.message };
     return { success: false, error: `${tool.name} failed: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timeout);
   }
 }
+
+/** Long enough for an extraction of a large document with one retry. */
+export const DEFAULT_TOOL_TIME_LIMIT_MS = 300_000;
+
+class ToolTimeLimit extends Error {}
 
 /** A problem with a tool's input: where (dotted path, `(input)` for the whole) and what. */
 export interface InputProblem {
@@ -125,6 +156,3 @@ export class ToolRegistry {
     return { read_only: names('read_only'), read_write: names('read_write') };
   }
 }
-
-/** An optional document id: the current document when omitted. */
-export const documentIdField = z.string().min(1).max(64).optional().describe('Defaults to the current document');

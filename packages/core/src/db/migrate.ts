@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './database.ts';
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 // Any constant works; it only has to be the same in every docagent process.
 const MIGRATION_LOCK_KEY = 7_204_118_003;
@@ -16,9 +16,14 @@ const MIGRATION_LOCK_KEY = 7_204_118_003;
  * servers that start together take turns; the embedded database is single-process already.
  * `afterMigrate` runs while the lock is still held, for one-time set-up that must not race.
  */
-export async function migrateDatabase(database: Database, afterMigrate?: () => Promise<void>): Promise<void> {
+export async function migrateDatabase(
+  database: Database,
+  afterMigrate?: () => Promise<void>,
+  /** Another folder of migrations: a test brings a database to an older version with it. */
+  folder = migrationsFolder,
+): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(drizzlePglite(database.pglite), { migrationsFolder });
+    await migratePglite(drizzlePglite(database.pglite), { migrationsFolder: folder });
     await afterMigrate?.();
     return;
   }
@@ -26,7 +31,7 @@ export async function migrateDatabase(database: Database, afterMigrate?: () => P
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migrateNodePg(drizzleNodePg(client), { migrationsFolder });
+      await migrateNodePg(drizzleNodePg(client), { migrationsFolder: folder });
       await afterMigrate?.();
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);

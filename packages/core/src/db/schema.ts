@@ -415,13 +415,18 @@ export const agentTurns = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     userId: text('user_id'),
-    documentId: text('document_id')
-      .notNull()
-      .references(() => documents.id, { onDelete: 'cascade' }),
+    /** What the conversation is about (document, dataset, project): checked by the subject's pack. */
+    subjectKind: text('subject_kind').notNull(),
+    subjectId: text('subject_id').notNull(),
     threadId: text('thread_id'),
     status: text('status', { enum: ['running', 'paused', 'finished', 'stopped', 'failed'] }).notNull(),
-    /** The conversation so far as AI SDK model messages, provider parts as received. */
+    /**
+     * A turn without a thread: the conversation so far as AI SDK model messages, provider parts as
+     * received. A turn on a thread keeps them on the thread.
+     */
     messages: jsonb('messages').$type<unknown[]>().notNull(),
+    /** Which shape `pending`, `working_state`, `settings` and `progress` have (engine/turn-state.ts). */
+    stateVersion: integer('state_version').notNull().default(1),
     /** The tool calls awaiting approval, or the question awaiting an answer. */
     pending: jsonb('pending').$type<unknown>(),
     workingState: jsonb('working_state').$type<Record<string, unknown>>().notNull(),
@@ -457,7 +462,7 @@ export const agentTurnEvents = pgTable(
   (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
 );
 
-/** A conversation about a document, of one user; it keeps every message. */
+/** A conversation about a subject (document, dataset, project), of one user; it keeps every message. */
 export const agentThreads = pgTable(
   'agent_threads',
   {
@@ -466,18 +471,19 @@ export const agentThreads = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     userId: text('user_id'),
-    documentId: text('document_id')
-      .notNull()
-      .references(() => documents.id, { onDelete: 'cascade' }),
+    subjectKind: text('subject_kind').notNull(),
+    subjectId: text('subject_id').notNull(),
     title: text('title').notNull(),
     /** AI SDK model messages, provider parts as received. */
     messages: jsonb('messages').$type<unknown[]>().notNull(),
     workingState: jsonb('working_state').$type<Record<string, unknown>>().notNull(),
     model: text('model'),
+    /** The loop strategy of the thread's turns: react or roa. */
+    strategy: text('strategy').notNull().default('react'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('agent_threads_doc_user_idx').on(t.documentId, t.userId, t.updatedAt)],
+  (t) => [index('agent_threads_subject_user_idx').on(t.subjectKind, t.subjectId, t.userId, t.updatedAt)],
 );
 
 /** The audit of an agent turn: every tool call with its input, output, approval and timing, and the usage. */
@@ -490,7 +496,8 @@ export const agentRunRecords = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     turnId: text('turn_id').notNull(),
     userId: text('user_id'),
-    documentId: text('document_id'),
+    subjectKind: text('subject_kind').notNull(),
+    subjectId: text('subject_id').notNull(),
     model: text('model').notNull(),
     status: text('status').notNull(),
     toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull(),

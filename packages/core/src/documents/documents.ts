@@ -1,6 +1,6 @@
 import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { type AutoCreateStatus, type DocumentState, documents } from '../db/schema.ts';
+import { type AutoCreateStatus, agentThreads, agentTurns, type DocumentState, documents } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { escapeLike } from '../sql-text.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -145,11 +145,19 @@ export async function deleteDocument(
   orgId: string,
   documentId: string,
 ): Promise<void> {
-  const [row] = await services.db
-    .delete(documents)
-    .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)))
-    .returning({ blobId: documents.blobId });
-  if (!row) throw notFound(`Document ${documentId}`);
+  const row = await services.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(documents)
+      .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)))
+      .returning({ blobId: documents.blobId });
+    if (!deleted) throw notFound(`Document ${documentId}`);
+    // Conversations about the document go with it (turns and threads name their subject, not a row).
+    const aboutIt = (t: typeof agentThreads | typeof agentTurns) =>
+      and(eq(t.orgId, orgId), eq(t.subjectKind, 'document'), eq(t.subjectId, documentId));
+    await tx.delete(agentTurns).where(aboutIt(agentTurns));
+    await tx.delete(agentThreads).where(aboutIt(agentThreads));
+    return deleted;
+  });
   await services.blobs.delete(row.blobId);
 }
 

@@ -4,6 +4,7 @@ import { getDocumentPageTexts } from '../documents/document-text.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import { callLlm, type LlmCallContext } from '../llm/llm-call.ts';
 import type { ModelRegistry } from '../llm/model-registry.ts';
+import type { TokenUsage } from '../llm/usage.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
 import type { ResponseFormat, SchemaProblem } from '../schemas/schema-validation.ts';
 import { type ExtractionResult, findExtractionResult, saveExtractionResult } from './extraction-results.ts';
@@ -48,7 +49,12 @@ export async function runExtraction(
   orgId: string,
   documentId: string,
   promptRevid: string,
-  options: { force?: boolean; signal?: AbortSignal } = {},
+  options: {
+    force?: boolean;
+    signal?: AbortSignal;
+    /** Told of every model call's tokens and cost (an agent turn counts its tools' calls in its usage). */
+    onUsage?: (usage: TokenUsage, costUsd: number | null) => void;
+  } = {},
 ): Promise<{ result: ExtractionResult; reused: boolean }> {
   const { db } = services;
   const prompt = await resolvePromptRevision(db, orgId, promptRevid);
@@ -69,7 +75,11 @@ export async function runExtraction(
 
   // Stopped by the caller (an agent turn stopped, a time cap): the abort itself, not a provider failure.
   const askModel = (model: string | null) =>
-    callLlm(services.llm, { ...request, model }, (context) => ask(context, schema, messages, options.signal)).catch(
+    callLlm(services.llm, { ...request, model }, (context) => ask(context, schema, messages, options.signal)).then(
+      (outcome) => {
+        options.onUsage?.(outcome.usage, outcome.costUsd);
+        return outcome;
+      },
       (error: unknown) => {
         options.signal?.throwIfAborted();
         throw error;

@@ -11,6 +11,8 @@ export interface LlmCallRequest {
   /** What the call is for, as recorded in the usage ledger (e.g. "extraction", "agent"). */
   operation: string;
   documentId?: string;
+  /** What an agent turn is about; the ledger names a document subject as the call's document. */
+  subject?: { kind: string; id: string };
 }
 
 /** What a call gets to talk to the model with; pass maxRetries and timeout on to the AI SDK. */
@@ -51,7 +53,7 @@ export async function callLlm<T>(
       orgId: request.orgId,
       model: ref,
       operation: request.operation,
-      documentId: request.documentId,
+      documentId: request.documentId ?? (request.subject?.kind === 'document' ? request.subject.id : undefined),
       usage: tokenUsage(usage),
     });
   let outcome: LlmCallOutcome<T>;

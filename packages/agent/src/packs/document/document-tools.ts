@@ -1,8 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type DocumentRecord, deleteDocument, getDocument, listDocuments, updateDocument } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool, documentIdField } from '../../tools/tool.ts';
-import { documentIdOf, iso, limitField, nameSearchField, skipField, tagIdsField } from './shared.ts';
+import { defineTool } from '../../tools/tool.ts';
+import {
+  documentIdField,
+  documentIdOf,
+  iso,
+  limitField,
+  nameSearchField,
+  skipField,
+  subjectDocumentId,
+  tagIdsField,
+} from './shared.ts';
+import { documentState } from './working-state.ts';
 
 const metadataField = z.record(z.string().min(1).max(100), z.string().max(1000));
 
@@ -80,7 +90,7 @@ export const deleteDocumentTool = defineTool({
     const documentId = documentIdOf(context, input.document_id);
     const document = await getDocument(context.services.db, context.access.orgId, documentId);
     await deleteDocument(context.services.documents, context.access.orgId, documentId);
-    if (documentId === context.documentId) delete context.workingState.extraction;
+    if (documentId === subjectDocumentId(context)) delete documentState(context).extraction;
     return { message: `Document "${document.name}" deleted`, document_id: documentId };
   },
 });

@@ -10,8 +10,9 @@ import {
   updateExtractionResult,
 } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool, documentIdField, type ToolContext } from '../../tools/tool.ts';
-import { documentIdOf, documentTarget, iso, jsonValueField } from './shared.ts';
+import { defineTool, type ToolContext } from '../../tools/tool.ts';
+import { documentIdField, documentIdOf, documentTarget, iso, jsonValueField, subjectDocumentId } from './shared.ts';
+import { documentState } from './working-state.ts';
 
 const promptRevidField = z.string().trim().min(1).max(64);
 
@@ -30,8 +31,11 @@ const toResult = (r: ExtractionResult) => ({
   updated_at: iso(r.updatedAt),
 });
 
+/** The working extraction is the values of the working prompt's result. */
 const rememberExtraction = (context: ToolContext, r: ExtractionResult) => {
-  context.workingState.extraction = { promptRevid: r.promptRevid, values: r.updatedLlmResult };
+  const state = documentState(context);
+  state.prompt_revid = r.promptRevid;
+  state.extraction = r.updatedLlmResult;
 };
 
 /** The stored result of a prompt revision for a document, or an error saying how to get one. */
@@ -64,7 +68,8 @@ export const getExtractionResultTool = defineTool({
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);
     // The working extraction belongs to the conversation's document.
-    const working = documentId === context.documentId ? context.workingState.extraction?.promptRevid : undefined;
+    const state = documentState(context);
+    const working = documentId === subjectDocumentId(context) && state.extraction ? state.prompt_revid : undefined;
     const promptRevid = input.prompt_revid ?? working;
     if (promptRevid !== undefined) {
       const found = await storedResult(context, documentId, promptRevid);
@@ -98,10 +103,11 @@ export const runExtractionTool = defineTool({
   target: documentTarget,
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);
-    const promptRevid = input.prompt_revid ?? context.workingState.promptRevid ?? DEFAULT_PROMPT_REVID;
+    const promptRevid = input.prompt_revid ?? documentState(context).prompt_revid ?? DEFAULT_PROMPT_REVID;
     const { result, reused } = await runExtraction(context.services.extraction, context.access.orgId, documentId, promptRevid, {
       force: input.force ?? true,
       signal: context.abortSignal,
+      onUsage: context.addUsage,
     });
     rememberExtraction(context, result);
     return {
@@ -188,9 +194,7 @@ export const updateExtractionField = defineTool({
   target: documentTarget,
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);
-    const { workingState } = context;
-    const promptRevid =
-      input.prompt_revid ?? workingState.extraction?.promptRevid ?? workingState.promptRevid ?? DEFAULT_PROMPT_REVID;
+    const promptRevid = input.prompt_revid ?? documentState(context).prompt_revid ?? DEFAULT_PROMPT_REVID;
     const steps = parsePath(input.path);
     if (typeof steps === 'string') return { error: steps };
     const found = await storedResult(context, documentId, promptRevid);

@@ -1,7 +1,7 @@
 import { getDocumentPageTexts } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool, documentIdField } from '../../tools/tool.ts';
-import { documentIdOf } from './shared.ts';
+import { defineTool } from '../../tools/tool.ts';
+import { documentIdField, documentIdOf } from './shared.ts';
 
 export const DEFAULT_OCR_CHARS = 8000;
 export const MAX_OCR_CHARS = 50_000;

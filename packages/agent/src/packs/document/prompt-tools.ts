@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool.ts';
 import { idField, iso, limitField, nameSearchField, preview, skipField, tagIdsField } from './shared.ts';
+import { documentState } from './working-state.ts';
 
 const promptNameField = z.string().trim().min(1).max(200);
 const contentField = z.string().min(1).max(100_000);
@@ -122,7 +123,7 @@ export const createPromptTool = defineTool({
       model: input.model,
       tagIds: input.tag_ids,
     });
-    context.workingState.promptRevid = revision.promptRevid;
+    documentState(context).prompt_revid = revision.promptRevid;
     const message =
       revision.promptVersion > 1 ? `Added version ${revision.promptVersion} of prompt "${revision.name}"` : 'Prompt created';
     return { message, ...toSummary(revision) };
@@ -157,7 +158,7 @@ export const updatePromptTool = defineTool({
       model: input.model,
       tagIds: input.tag_ids,
     });
-    context.workingState.promptRevid = revision.promptRevid;
+    documentState(context).prompt_revid = revision.promptRevid;
     return { message: changed ? `Saved version ${revision.promptVersion}` : 'No changes', ...toSummary(revision) };
   },
 });
@@ -173,9 +174,11 @@ export const deletePromptTool = defineTool({
     await deletePrompt(db, context.access.orgId, input.prompt_id);
     // The working state must not point at what no longer exists.
     const revids = new Set(versions.map((v) => v.promptRevid));
-    const { workingState } = context;
-    if (workingState.promptRevid && revids.has(workingState.promptRevid)) delete workingState.promptRevid;
-    if (workingState.extraction && revids.has(workingState.extraction.promptRevid)) delete workingState.extraction;
+    const state = documentState(context);
+    if (state.prompt_revid && revids.has(state.prompt_revid)) {
+      delete state.prompt_revid;
+      delete state.extraction;
+    }
     return { message: `Prompt ${input.prompt_id} deleted`, prompt_id: input.prompt_id };
   },
 });

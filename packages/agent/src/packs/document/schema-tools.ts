@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool.ts';
 import { idField, iso, jsonValueField, limitField, nameSearchField, parseJsonArgument, skipField } from './shared.ts';
+import { documentState } from './working-state.ts';
 
 const EXAMPLE_RESPONSE_FORMAT =
   '{"type": "json_schema", "json_schema": {"name": "invoice", "strict": true, "schema": {"type": "object", ' +
@@ -131,7 +132,7 @@ export const createSchemaTool = defineTool({
       name: input.name,
       responseFormat: parseJsonArgument(input.response_format),
     });
-    context.workingState.schemaRevid = revision.schemaRevid;
+    documentState(context).schema_revid = revision.schemaRevid;
     const message =
       revision.schemaVersion > 1 ? `Added version ${revision.schemaVersion} of schema "${revision.name}"` : 'Schema created';
     return { message, ...toSummary(revision) };
@@ -158,7 +159,7 @@ export const updateSchemaTool = defineTool({
       name: input.name,
       responseFormat: input.response_format === undefined ? undefined : parseJsonArgument(input.response_format),
     });
-    context.workingState.schemaRevid = revision.schemaRevid;
+    documentState(context).schema_revid = revision.schemaRevid;
     return { message: changed ? `Saved version ${revision.schemaVersion}` : 'No changes', ...toSummary(revision) };
   },
 });
@@ -172,10 +173,8 @@ export const deleteSchemaTool = defineTool({
     const { db } = context.services;
     const versions = await listSchemaVersions(db, context.access.orgId, input.schema_id);
     await deleteSchema(db, context.access.orgId, input.schema_id);
-    const { workingState } = context;
-    if (workingState.schemaRevid && versions.some((v) => v.schemaRevid === workingState.schemaRevid)) {
-      delete workingState.schemaRevid;
-    }
+    const state = documentState(context);
+    if (state.schema_revid && versions.some((v) => v.schemaRevid === state.schema_revid)) delete state.schema_revid;
     return { message: `Schema ${input.schema_id} deleted`, schema_id: input.schema_id };
   },
 });

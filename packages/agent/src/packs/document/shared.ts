@@ -1,3 +1,4 @@
+import { invalidInput } from '@docagent/core';
 import { z } from 'zod';
 import type { ToolContext, WriteTarget } from '../../tools/tool.ts';
 
@@ -5,12 +6,23 @@ import type { ToolContext, WriteTarget } from '../../tools/tool.ts';
 
 export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
+/** The conversation's document, when it is about one. */
+export const subjectDocumentId = (context: ToolContext): string | undefined =>
+  context.subject.kind === 'document' ? context.subject.id : undefined;
+
 /** The document a tool works on: the one given, or the conversation's document. */
-export const documentIdOf = (context: ToolContext, documentId: string | undefined): string => documentId ?? context.documentId;
+export function documentIdOf(context: ToolContext, documentId: string | undefined): string {
+  const id = documentId ?? subjectDocumentId(context);
+  if (!id) throw invalidInput('document_id is required: this conversation is not about one document.');
+  return id;
+}
+
+/** An optional document id: the current document when omitted. */
+export const documentIdField = z.string().min(1).max(64).optional().describe('Defaults to the current document');
 
 /** What a call on a document changes: the conversation's own document, or another one. */
 export const documentTarget = async (context: ToolContext, input: { document_id?: string }): Promise<WriteTarget> => ({
-  subject: documentIdOf(context, input.document_id) === context.documentId,
+  subject: documentIdOf(context, input.document_id) === subjectDocumentId(context),
   creator: null,
 });
 

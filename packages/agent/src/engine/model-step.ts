@@ -1,0 +1,70 @@
+import { generateText, type ModelMessage } from 'ai';
+import { isSmallModel } from './context.ts';
+import type { EventSink } from './events.ts';
+import { historyForStep } from './history.ts';
+import { runStep, type StepOutcome } from './step.ts';
+import type { TurnRun } from './turn-run.ts';
+
+const historyBudget = (modelId: string) => (isSmallModel(modelId) ? 12_000 : 48_000);
+
+/**
+ * One streamed LLM call of a turn with the subject's tools, through the model layer (limit,
+ * ledger, usage). A strategy may add an instruction and take the streamed frames itself.
+ */
+export async function runModelStep(
+  run: TurnRun,
+  roundIndex: number,
+  options: { instruction?: string; emit?: EventSink } = {},
+): Promise<StepOutcome> {
+  const { turn } = run;
+  const base = await run.systemMessage();
+  const system = options.instruction ? `${base}\n\n${options.instruction}` : base;
+  const { value, costUsd } = await run.parts.llm.call(
+    { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', subject: turn.subject },
+    async (context) => {
+      const outcome = await runStep({
+        model: context.model,
+        modelId: turn.settings.model,
+        system,
+        messages: turn.messages,
+        tools: run.toolSet,
+        roundIndex,
+        historyBudgetTokens: historyBudget(turn.settings.model),
+        emit: options.emit ?? run.emit,
+        abortSignal: run.signal,
+        maxRetries: context.maxRetries,
+        timeoutMs: context.timeoutMs,
+      });
+      return { value: outcome, usage: outcome.usage };
+    },
+  );
+  run.addModelUsage(value.usage, costUsd);
+  return value;
+}
+
+/**
+ * One plain LLM call (no tools) over the turn's conversation and `instruction`, for strategies
+ * that think between tool calls (roa's reason and observe). Answers the text.
+ */
+export async function runPlainCall(run: TurnRun, instruction: string, operation: string): Promise<string> {
+  const { turn } = run;
+  const system = `${await run.systemMessage()}\n\n${instruction}`;
+  const provider = turn.settings.model.slice(0, turn.settings.model.indexOf(':'));
+  const messages: ModelMessage[] = historyForStep(turn.messages, provider, historyBudget(turn.settings.model));
+  const { value, costUsd } = await run.parts.llm.call(
+    { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject },
+    async (context) => {
+      const result = await generateText({
+        model: context.model,
+        system,
+        messages,
+        abortSignal: run.signal,
+        maxRetries: context.maxRetries,
+        timeout: context.timeoutMs,
+      });
+      return { value: { text: result.text, usage: result.usage }, usage: result.usage };
+    },
+  );
+  run.addModelUsage(value.usage, costUsd);
+  return value.text;
+}

@@ -1,0 +1,71 @@
+import type { Db } from '@docagent/core';
+import type { ModelMessage } from 'ai';
+import type { ThreadStore } from '../threads/thread-store.ts';
+import { appendRunRecord, openRunRecord } from './run-records.ts';
+import type { AuditedCall, StoredMessages, Turn } from './turn-state.ts';
+import type { TurnStore } from './turn-store.ts';
+
+/**
+ * Writes what a turn did, a step at a time, in one transaction: the step's messages appended to
+ * the thread (or, without a thread, to the turn row), its audited calls appended to the run
+ * record, and the turn's state. Nothing is rewritten whole, so a step costs the same on a long
+ * thread as on a short one.
+ */
+export class TurnJournal {
+  readonly db: Db;
+  private readonly turns: TurnStore;
+  private readonly threads: ThreadStore;
+
+  constructor(db: Db, turns: TurnStore, threads: ThreadStore) {
+    this.db = db;
+    this.turns = turns;
+    this.threads = threads;
+  }
+
+  /** Stores a new turn with its run record; a thread already running one refuses it (409). */
+  async open(input: Parameters<TurnStore['create']>[0]): Promise<Turn> {
+    return this.db.transaction(async (tx) => {
+      const turn = await this.turns.create(input, tx);
+      await openRunRecord(tx, turn);
+      return turn;
+    });
+  }
+
+  /** The whole conversation of a stored turn, from its thread or its own row. */
+  async messagesOf(turn: Turn): Promise<ModelMessage[]> {
+    return turn.threadId ? this.threads.messagesOf(turn.threadId) : this.turns.messagesOf(turn.id);
+  }
+
+  /**
+   * Writes the turn's state and what changed since the last write: the messages after the valid
+   * stored ones (`stored` says how many are stored and valid; it is updated) and `calls`.
+   * A failed turn writes no messages (`withMessages: false`): what its finished steps said is
+   * stored already, and a message that failed is not stored twice when sent again.
+   */
+  async commit(turn: Turn, stored: StoredMessages, calls: AuditedCall[], withMessages = true): Promise<void> {
+    const tail = turn.messages.slice(stored.valid);
+    const writeMessages = withMessages && (tail.length > 0 || stored.valid !== stored.stored);
+    await this.db.transaction(async (tx) => {
+      if (writeMessages && turn.threadId) {
+        await this.threads.writeTurn(tx, turn.threadId, stored, tail, {
+          workingState: turn.workingState,
+          model: turn.settings.model,
+          strategy: turn.settings.strategy,
+        });
+      } else if (writeMessages) {
+        await this.turns.writeMessages(tx, turn.id, stored, tail);
+      }
+      await appendRunRecord(tx, turn, calls);
+      await this.turns.save(turn, tx);
+    });
+    if (writeMessages) {
+      stored.stored = turn.messages.length;
+      stored.valid = turn.messages.length;
+    }
+  }
+
+  /** Brings the run record of a turn ended from outside (reaped, expired) up to date. */
+  async recordEnd(turn: Turn): Promise<void> {
+    await appendRunRecord(this.db, turn, []);
+  }
+}

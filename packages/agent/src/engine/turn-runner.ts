@@ -1,0 +1,68 @@
+import { isDomainError } from '@docagent/core';
+import type { TurnResult } from './events.ts';
+import type { Next, Strategy } from './strategy.ts';
+import type { Decisions } from './tool-batch.ts';
+import type { TurnRun } from './turn-run.ts';
+
+/**
+ * A turn's lifecycle, the same for every strategy: steps until the strategy says otherwise, the
+ * step cap or a stop; then pause, finish or stop, persisted, with the closing frames. An error
+ * ends the turn with an `error` frame; what finished steps wrote stays.
+ */
+export async function runTurn(strategy: Strategy, run: TurnRun, decisions?: Decisions): Promise<TurnResult> {
+  const { turn } = run;
+  try {
+    let next: Next = decisions ? await strategy.resume(run, decisions) : { kind: 'again' };
+    for (;;) {
+      if (next.kind === 'pause') return await pause(strategy, run, next.pending);
+      if (next.kind === 'final' || next.kind === 'stopped') return await end(strategy, run, next);
+      if (await run.stopWanted()) next = { kind: 'stopped', reason: 'user' };
+      else if (turn.progress.steps >= turn.settings.maxSteps) next = { kind: 'stopped', reason: 'max_steps' };
+      else next = await strategy.step(run);
+    }
+  } catch (error) {
+    if (run.signal.aborted || (error as Error).name === 'AbortError') {
+      return end(strategy, run, { kind: 'stopped', reason: 'user' });
+    }
+    if (isDomainError(error) && error.kind === 'usage_limit') return endWithNotice(strategy, run, error.message);
+    turn.status = 'failed';
+    turn.progress.error = isDomainError(error) ? error.message : `The agent failed: ${(error as Error).message}`;
+    await run.commit(false).catch(() => {});
+    await run.emit({ type: 'error', error: turn.progress.error });
+    throw error;
+  }
+}
+
+async function pause(strategy: Strategy, run: TurnRun, pending: NonNullable<TurnRun['turn']['pending']>) {
+  const { turn } = run;
+  turn.status = 'paused';
+  turn.pending = pending;
+  await run.commit();
+  await strategy.paused(run, pending);
+  return close(run);
+}
+
+async function end(strategy: Strategy, run: TurnRun, how: Extract<Next, { kind: 'final' | 'stopped' }>) {
+  const { turn } = run;
+  turn.status = how.kind === 'stopped' && how.reason === 'user' ? 'stopped' : 'finished';
+  turn.pending = null;
+  await run.commit();
+  await strategy.end(run, how);
+  return close(run, how.kind === 'stopped' ? { stopped: how.reason } : {});
+}
+
+/** Ends the turn with a message of ours (the model could not be asked), kept in the history. */
+async function endWithNotice(strategy: Strategy, run: TurnRun, message: string): Promise<TurnResult> {
+  const { turn } = run;
+  turn.progress.text = message;
+  turn.progress.thinking = '';
+  turn.messages.push({ role: 'assistant', content: message });
+  return end(strategy, run, { kind: 'final' });
+}
+
+async function close(run: TurnRun, extra: Partial<TurnResult> = {}): Promise<TurnResult> {
+  const result = { ...run.result(), ...extra };
+  await run.emit({ type: 'usage', ...result.usage });
+  await run.emit({ type: 'done', result });
+  return result;
+}
