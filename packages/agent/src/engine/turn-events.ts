@@ -16,6 +16,8 @@ export const isTerminal = (event: AgentEvent) => TERMINAL.has(event.type);
  * step's `round_executed` follows before anything is saved.
  */
 const UNWAITED_FRAMES = new Set(['assistant_text_chunk', 'thinking_chunk', 'tool_calls', 'tool_result']);
+/** How many quiet polls a follower waits for the last frames of a turn that is no longer running. */
+const ENDED_TURN_POLLS = 25;
 /** How long background frames gather before they are written together. */
 const BATCH_MS = 200;
 
@@ -63,6 +65,7 @@ export class TurnEventLog {
   /** Replays what came after `seq`, then follows the live turn (from any process) until it ends. */
   async *follow(turnId: string, seq: number, signal: AbortSignal, pollMs = 200): AsyncGenerator<StoredFrame> {
     let last = seq;
+    let quietSinceEnd = 0;
     while (!signal.aborted) {
       const frames = await this.after(turnId, last);
       for (const frame of frames) {
@@ -70,12 +73,13 @@ export class TurnEventLog {
         yield frame;
         if (isTerminal(frame.event)) return;
       }
-      if (frames.length > 0) continue;
-      // A turn whose process died writes no more frames: end after one last look.
-      if (!(await this.running(turnId))) {
-        for (const frame of await this.after(turnId, last)) yield frame;
-        return;
+      if (frames.length > 0) {
+        quietSinceEnd = 0;
+        continue;
       }
+      // A turn that paused or ended is saved before its last frames are written, so those are
+      // waited for a while; one that is gone (its document deleted) writes no more: end then.
+      if (!(await this.running(turnId)) && ++quietSinceEnd > ENDED_TURN_POLLS) return;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
