@@ -7,6 +7,7 @@ import {
   type Db,
   type ModelRegistry,
   type TextExtractionScheduler,
+  type WaitingExtractionsScheduler,
 } from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -32,10 +33,12 @@ import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jsonSchemaRoutes } from './routes/json-schemas.ts';
 import { llmRoutes } from './routes/llm.ts';
+import { memberRoutes } from './routes/members.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { promptRoutes } from './routes/prompts.ts';
 import { tagRoutes } from './routes/tags.ts';
+import { usageRoutes } from './routes/usage.ts';
 import { webAppRoutes } from './routes/web-app.ts';
 import { agentSocketRoutes } from './ws/agent-ws-routes.ts';
 
@@ -45,8 +48,11 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export interface AppOptions {
   config: Config;
   db: Db;
-  /** Where uploads hand documents to the text pipeline, and auto-create runs are queued (the job queue). */
-  scheduler: TextExtractionScheduler & AutoCreateScheduler;
+  /**
+   * Where uploads hand documents to the text pipeline, auto-create runs are queued, and documents
+   * waiting for a model are handed on once there is one (the job queue).
+   */
+  scheduler: TextExtractionScheduler & AutoCreateScheduler & WaitingExtractionsScheduler;
   /** The model layer every LLM call goes through. */
   llm: ModelRegistry;
   /** A pino instance or options; tests pass `false`. */
@@ -123,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     extraction,
     agent: createAgent({ db, documents, extraction }, options.llm, config),
     autoCreate: { db, scheduler: options.scheduler },
+    waitingExtractions: options.scheduler,
   };
   // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
   // their replay window, go. At start too: a restart is when dead turns are found.
@@ -149,6 +156,8 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   await agentSocketRoutes(app, deps);
   autoCreateRoutes(app, deps);
   agentRunRoutes(app, deps);
+  memberRoutes(app, deps);
+  usageRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

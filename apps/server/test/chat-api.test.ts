@@ -370,6 +370,58 @@ test('threads keep the conversation and its working state for the next turn', as
   assert.equal((await get(`${base()}/threads/${threadId}`)).statusCode, 404);
 });
 
+describe('renaming a thread', () => {
+  const patch = (url: string, payload: object, token = alice.token) =>
+    t.app.inject({ method: 'PATCH', url, headers: bearer(token), payload });
+  const agentUrl = (path: string) => `/v0/orgs/${alice.org.id}/agent${path}`;
+
+  test('PATCH .../chat/threads/{id} renames it, keeps its messages and its place in the list', async () => {
+    const threadId = json<{ thread_id: string }>(
+      await post(`${base()}/threads`, { title: 'First words of a message' }),
+    ).thread_id;
+    fake.setHandler(() => ({ text: 'Noted.' }));
+    await post(base(), { messages: [{ role: 'user', content: 'Remember 42.' }], thread_id: threadId });
+    const before = json<{ updated_at: string }>(await get(`${base()}/threads/${threadId}`));
+
+    const renamed = await patch(`${base()}/threads/${threadId}`, { title: '  Invoice   totals  ' });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    const summary = json<{ id: string; title: string; updated_at: string }>(renamed);
+    assert.deepEqual([summary.id, summary.title], [threadId, 'Invoice totals'], 'spaces are tidied');
+    assert.equal(summary.updated_at, before.updated_at, 'a rename is not a change of the conversation');
+    const thread = json<{ title: string; messages: unknown[] }>(await get(`${base()}/threads/${threadId}`));
+    assert.deepEqual([thread.title, thread.messages.length], ['Invoice totals', 2]);
+    const list = json<{ threads: Array<{ id: string; title: string }> }>(await get(`${base()}/threads`));
+    assert.equal(list.threads.find((x) => x.id === threadId)?.title, 'Invoice totals');
+  });
+
+  test('a blank or too long title is refused; another document, user or organization finds no thread', async () => {
+    const threadId = json<{ thread_id: string }>(await post(`${base()}/threads`, { title: 'Mine' })).thread_id;
+    for (const payload of [{ title: '   ' }, { title: 'x'.repeat(201) }, {}, { title: 'ok', extra: 1 }]) {
+      const refused = await patch(`${base()}/threads/${threadId}`, payload);
+      assert.equal(refused.statusCode, 400, `${JSON.stringify(payload)}: ${refused.body}`);
+    }
+    assert.equal((await patch(`${base(alice.org.id, otherDocId)}/threads/${threadId}`, { title: 'x' })).statusCode, 404);
+    assert.equal((await patch(`${base(bob.org.id)}/threads/${threadId}`, { title: 'x' }, bob.token)).statusCode, 404);
+    assert.equal((await patch(agentUrl(`/threads/${threadId}`), { title: 'x' }, bob.token)).statusCode, 404);
+    assert.equal((await patch(`${base()}/threads/no-such-thread`, { title: 'x' })).statusCode, 404);
+    assert.equal(json<{ title: string }>(await get(`${base()}/threads/${threadId}`)).title, 'Mine', 'unchanged');
+  });
+
+  test('PATCH /v0/orgs/{org}/agent/threads/{id} renames a thread on any subject', async () => {
+    const created = json<{ thread_id: string }>(
+      await post(agentUrl('/threads'), { subject: { kind: 'document', id: docId }, title: 'Generic' }),
+    );
+    const renamed = await patch(agentUrl(`/threads/${created.thread_id}`), { title: 'Generic, renamed' });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.equal(json<{ title: string }>(renamed).title, 'Generic, renamed');
+    const listed = json<{ threads: Array<{ id: string; title: string }> }>(
+      await get(agentUrl(`/threads?subject_kind=document&subject_id=${docId}`)),
+    );
+    assert.equal(listed.threads.find((x) => x.id === created.thread_id)?.title, 'Generic, renamed');
+    assert.equal(json<{ title: string }>(await get(`${base()}/threads/${created.thread_id}`)).title, 'Generic, renamed');
+  });
+});
+
 describe('one turn at a time on a thread', () => {
   // The timeout turns a regression (all twenty running at once, each waiting on the held model) into a failure, not a hang.
   test('twenty messages sent at once: one turn runs, the rest are refused naming it, and no message is lost', {
@@ -714,5 +766,31 @@ describe('the agent on any subject (/v0/orgs/{org}/agent)', () => {
     );
     assert.equal(frames.find((f) => f.data.type === 'agent_reason')?.data.content, 'I will read the text first.');
     assert.equal((frames.at(-1)?.data.result as { text: string } | undefined)?.text, 'The total is 1,250.00 EUR.');
+  });
+});
+
+describe("the document's state after the agent's extractions (issue 16, case 3)", () => {
+  test('a document whose prompts failed says llm_completed once the agent re-ran the failed prompt successfully', async () => {
+    fake.setHandler((r) => (isAgentRequest(r) ? { text: 'Nothing to do.' } : { text: 'not JSON' }));
+    const id = await uploadReady('failing-summary.txt');
+    const document = async () =>
+      json<{ state: string; state_error: string | null }>(
+        await get(`/v0/orgs/${alice.org.id}/documents/${id}?include_content=false`),
+      );
+    assert.equal((await document()).state, 'llm_failed');
+
+    fake.setHandler((r) => {
+      if (!isAgentRequest(r)) return summaryOrExtraction(r);
+      return toolOutputs(r).length === 0
+        ? { toolCalls: [{ name: 'run_extraction', arguments: { prompt_revid: 'default' } }] }
+        : { text: 'The summary ran again.' };
+    });
+    const turn = await post(base(alice.org.id, id), {
+      messages: [{ role: 'user', content: 'Run the summary again.' }],
+      auto_approve: true,
+    });
+    assert.equal(turn.statusCode, 200, turn.body);
+    const rerun = await document();
+    assert.deepEqual([rerun.state, rerun.state_error], ['llm_completed', null]);
   });
 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { createApiToken, createTag, setMembership } from '@docagent/core';
+import { createApiToken, createTag, setMembership, tables } from '@docagent/core';
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
+import { eq } from 'drizzle-orm';
 import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -58,11 +59,16 @@ async function finalState(
   id: string,
   token = alice.token,
   org = alice.org.id,
+  server = t,
 ): Promise<{ state: string; state_error: string | null }> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const doc = json<{ state: string; state_error: string | null }>(
-      await call('GET', `${base(org)}/documents/${id}?include_content=false`, undefined, token),
+      await server.app.inject({
+        method: 'GET',
+        url: `${base(org)}/documents/${id}?include_content=false`,
+        headers: bearer(token),
+      }),
     );
     if (['llm_completed', 'llm_failed', 'ocr_failed'].includes(doc.state)) return doc;
     if (Date.now() > deadline) throw new Error(`document ${id} is still ${doc.state}`);
@@ -145,6 +151,20 @@ describe('after upload', () => {
     const doc = await finalState(id);
     assert.equal(doc.state, 'llm_failed');
     assert.match(doc.state_error ?? '', /Document Summary: .*failed twice.*not valid JSON/);
+  });
+
+  test('a failed prompt that re-ran successfully clears llm_failed and its banner reason (issue 16, case 1)', async () => {
+    fake.setHandler(() => ({ text: 'not JSON at all' }));
+    const id = await upload('rerun.txt', INVOICE);
+    assert.equal((await finalState(id)).state, 'llm_failed');
+
+    fake.setHandler(answerAll);
+    const run = await call('POST', `${base()}/llm/run/${id}?prompt_revid=default&force=true`);
+    assert.equal(run.statusCode, 200, run.body);
+    const doc = json<{ state: string; state_error: string | null }>(
+      await call('GET', `${base()}/documents/${id}?include_content=false`),
+    );
+    assert.deepEqual([doc.state, doc.state_error], ['llm_completed', null], 'also as a reload reads it');
   });
 });
 
@@ -341,7 +361,33 @@ test('with no provider configured, models says what to set and run says it too',
     assert.equal(state, 'ocr_completed', 'the document stops after its text: nothing to fail, something to configure');
     const run = await bare.app.inject({ method: 'POST', url: `${base(dave.org.id)}/llm/run/${id}`, headers: bearer(dave.token) });
     assert.equal(run.statusCode, 503);
-    assert.match(json<{ detail: string }>(run).detail, /No LLM provider is configured\. Set OPENAI_API_KEY/);
+    assert.match(
+      json<{ detail: string }>(run).detail,
+      /No LLM provider is configured\. An admin can add a provider.s key in Settings → Models/,
+    );
+
+    // "The prompts run on this document once a model is available" (issue 16, case 2): the job
+    // found no provider and left the document waiting; configuring one in Settings runs them.
+    const waiting = async () =>
+      (
+        await bare.database.db
+          .select({ since: tables.documents.llmWaitingSince })
+          .from(tables.documents)
+          .where(eq(tables.documents.id, id ?? ''))
+      )[0]?.since ?? null;
+    const deadlineWaiting = Date.now() + 60_000;
+    while ((await waiting()) === null && Date.now() < deadlineWaiting) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(await waiting(), 'the prompts wait for a model');
+    const configured = await bare.app.inject({
+      method: 'PUT',
+      url: `${base(dave.org.id)}/llm/providers/ollama`,
+      headers: bearer(dave.token),
+      payload: { base_url: fake.baseUrl, models: ['qwen3:8b'] },
+    });
+    assert.equal(configured.statusCode, 200, configured.body);
+    const done = await finalState(id ?? '', dave.token, dave.org.id, bare);
+    assert.deepEqual([done.state, done.state_error], ['llm_completed', null]);
+    assert.equal(await waiting(), null);
   } finally {
     await bare.close();
   }

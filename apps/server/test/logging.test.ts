@@ -24,7 +24,11 @@ before(async () => {
   app = await buildApp({
     config,
     db: database.db,
-    scheduler: { scheduleTextExtraction: async () => {}, scheduleAutoCreate: async () => {} },
+    scheduler: {
+      scheduleTextExtraction: async () => {},
+      scheduleAutoCreate: async () => {},
+      scheduleWaitingExtractions: async () => {},
+    },
     llm: createModelRegistry(database, config),
     // The server's own logger configuration, writing here instead of to stdout.
     logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(line) } },

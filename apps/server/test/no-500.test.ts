@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createApiToken } from '@docagent/core';
+import { createApiToken, createUser, setMembership } from '@docagent/core';
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
@@ -123,6 +123,9 @@ before(async () => {
   assert.ok(toolName, 'the agent has a read-only tool');
   // A token of its own for the revoke route, so that no request can revoke the one sending it.
   const spareToken = await createApiToken(t.database.db, { orgId: member.org.id, name: 'spare', createdBy: member.user.id });
+  // A member of their own for the member routes, so that no request can remove or demote the one sending it.
+  const spareUser = await createUser(t.database.db, { email: 'spare@example.test', password: 'a spare password' });
+  await setMembership(t.database.db, { orgId: member.org.id, userId: spareUser.id, role: 'user' });
   pathValues = {
     organization_id: member.org.id,
     document_id: documentId,
@@ -133,6 +136,7 @@ before(async () => {
     tag_id: tagId,
     thread_id: threadId,
     token_id: spareToken.id,
+    user_id: spareUser.id,
     turn_id: UNKNOWN_ID,
     run_id: UNKNOWN_ID,
     tool_name: toolName,

@@ -14,6 +14,9 @@ test('closing the app (what SIGTERM does) lets an in-flight request finish and r
     scheduleAutoCreate: async () => {
       throw new Error('this test starts no auto-create');
     },
+    scheduleWaitingExtractions: async () => {
+      throw new Error('this test configures no provider');
+    },
   };
   const config = loadConfig({});
   const llm = createModelRegistry(database, config);

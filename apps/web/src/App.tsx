@@ -12,8 +12,8 @@ import { PromptPage } from './pages/PromptPage';
 import { PromptsPage } from './pages/PromptsPage';
 import { SchemaPage } from './pages/SchemaPage';
 import { SchemasPage } from './pages/SchemasPage';
-import { SettingsPage } from './pages/SettingsPage';
 import { TagsPage } from './pages/TagsPage';
+import { SettingsRoutes } from './settings/SettingsRoutes';
 
 export function App() {
   return (
@@ -33,7 +33,7 @@ export function App() {
               <Route path="prompts" element={<PromptsPage />} />
               <Route path="prompts/:promptId" element={<PromptPage />} />
               <Route path="tags" element={<TagsPage />} />
-              <Route path="settings" element={<SettingsPage />} />
+              <Route path="settings/*" element={<SettingsRoutes />} />
             </Route>
             <Route path="*" element={<NotFoundPage />} />
           </Route>

@@ -5,6 +5,7 @@ import {
   type Database,
   DatabaseBlobStore,
   type ExtractFn,
+  getDocument,
   ModelRegistry,
   runTextExtraction,
   uploadDocuments,
@@ -457,6 +458,26 @@ describe('extraction tools', () => {
     assert.deepEqual(stored.updated_llm_result, ANSWER);
     assert.equal(stored.is_edited, false);
     assert.equal(stored.llm_result, undefined, 'the original is shown only when edited');
+  });
+
+  test("run_extraction moves the document's state as the job does: failed while its latest run failed, then completed", async () => {
+    const doc = await documentWithText(orgId, 'agent-state.txt', [INVOICE]);
+    const stateOf = async () => {
+      const { state, stateError } = await getDocument(database.db, orgId, doc.id);
+      return { state, stateError };
+    };
+    assert.equal((await stateOf()).state, 'ocr_completed');
+    const context = contextFor(orgId, doc.id);
+    const { prompt } = await invoiceSetup(context, 'state');
+    fake.enqueue({ text: 'not JSON' }, { text: 'still not JSON' });
+    await fails(context, 'run_extraction', {}, /failed twice/);
+    const failed = await stateOf();
+    assert.equal(failed.state, 'llm_failed', 'not left at "Text ready"');
+    assert.match(failed.stateError ?? '', new RegExp(`^${String(prompt.name)}: `));
+
+    fake.enqueue({ text: JSON.stringify(ANSWER) });
+    await ok(context, 'run_extraction', {});
+    assert.deepEqual(await stateOf(), { state: 'llm_completed', stateError: null });
   });
 
   test('run_extraction without a working prompt runs the default prompt', async () => {

@@ -41,4 +41,8 @@ export const forbidden = (message: string) => new DomainError('forbidden', messa
 export const badCredentials = () =>
   new DomainError('unauthenticated', 'Invalid credentials. Sign in again or use a valid API token.');
 
+/** A sign-in with a wrong email or password: one message for both, said for a person at the form. */
+export const badSignIn = () =>
+  new DomainError('unauthenticated', 'The email or the password is wrong. Check both and try again.');
+
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;

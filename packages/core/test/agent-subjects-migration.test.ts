@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import {
@@ -11,12 +8,11 @@ import {
   DatabaseBlobStore,
   deleteDocument,
   migrateDatabase,
-  migrationsFolder,
   openDatabase,
   selectRows,
-  uploadDocuments,
 } from '../src/index.ts';
 import { createTestDatabaseTarget } from '../src/testing/test-database.ts';
+import { migrationsBefore } from './migrations-before.ts';
 
 /**
  * Migration 0010 (agent subjects): threads, turns and run records written before it keep
@@ -26,25 +22,19 @@ import { createTestDatabaseTarget } from '../src/testing/test-database.ts';
 let database: Database;
 let drop: () => Promise<void>;
 let olderFolder: string;
+let removeOlder: () => void;
 
 before(async () => {
   const created = await createTestDatabaseTarget();
   drop = created.drop;
   database = await openDatabase(created.target, 'test');
-  // The migrations as they were before 0010.
-  olderFolder = mkdtempSync(join(tmpdir(), 'docagent-migrations-'));
-  cpSync(migrationsFolder, olderFolder, { recursive: true });
-  const journalPath = join(olderFolder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((e) => e.tag === '0010_agent_subjects');
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalPath, JSON.stringify(journal));
+  ({ folder: olderFolder, remove: removeOlder } = migrationsBefore('0010_agent_subjects'));
 });
 
 after(async () => {
   await database.close();
   await drop();
-  rmSync(olderFolder, { recursive: true, force: true });
+  removeOlder();
 });
 
 test('existing threads, turns and run records are kept, about their document, in the new shape', async () => {
@@ -53,15 +43,11 @@ test('existing threads, turns and run records are kept, about their document, in
   const orgId = (await createOrganization(db, { name: 'Before' })).id;
   const userId = (await createUser(db, { email: 'before@example.test', password: 'a long enough password' })).id;
   const services = { db, blobs: new DatabaseBlobStore(db), scheduler: { scheduleTextExtraction: async () => {} } };
-  async function* bytes() {
-    yield Buffer.from('Invoice 1');
-  }
-  const [doc] = await uploadDocuments(services, { orgId, role: 'admin', userId }, [{ name: 'a.txt', content: bytes() }], {
-    maxFileBytes: 1e6,
-    maxRequestBytes: 1e6,
-    maxFiles: 1,
-  });
-  const docId = doc?.id ?? '';
+  // Written in SQL: today's code writes columns later migrations added.
+  const docId = 'd1';
+  await db.execute(sql`insert into blobs (id, size, sha256) values ('b1', 9, 'x')`);
+  await db.execute(sql`insert into documents (id, org_id, name, mime_type, kind, state, blob_id, size_bytes, uploaded_by)
+    values (${docId}, ${orgId}, 'a.txt', 'text/plain', 'text', 'uploaded', 'b1', 9, ${userId})`);
   const oldState = JSON.stringify({
     schemaRevid: 's1',
     promptRevid: 'p1',

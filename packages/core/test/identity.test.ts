@@ -38,7 +38,7 @@ test('failures from one address are limited across accounts', async () => {
   for (let i = 0; i < 3; i++) {
     await assert.rejects(
       login(database.db, { email: `user${i}@example.test`, password: 'wrong', ip: '192.0.2.7' }, limits),
-      /Invalid credentials/,
+      /The email or the password is wrong/,
     );
   }
   await assert.rejects(

@@ -74,16 +74,15 @@ describe('cost estimate', () => {
 });
 
 describe('model registry', () => {
-  test('no provider: resolve says which variables to set', async () => {
+  test('no provider: resolve says where to set one (Settings first), not every variable', async () => {
     const orgId = await newOrg();
     const llm = registry({});
     assert.deepEqual(await llm.models(orgId), []);
     await assert.rejects(llm.resolve(orgId), (e: DomainError) => {
       assert.equal(e.kind, 'unavailable');
-      assert.match(e.message, /OPENAI_API_KEY/);
-      assert.match(e.message, /OLLAMA_BASE_URL/);
-      assert.match(e.message, /OPENAI_COMPATIBLE_BASE_URL/);
-      assert.doesNotMatch(e.message, /OPENAI_COMPATIBLE_API_KEY/);
+      assert.match(e.message, /Settings → Models/);
+      assert.match(e.message, /OPENAI_API_KEY; the README lists them all/);
+      assert.doesNotMatch(e.message, /OLLAMA_BASE_URL/);
       return true;
     });
     assert.match((await llm.offer(orgId)).configureHint ?? '', /OPENAI_API_KEY/);

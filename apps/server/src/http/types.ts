@@ -1,5 +1,5 @@
 import type { ChatDeps } from '@docagent/agent';
-import type { AutoCreateServices, Db, DocumentServices, ExtractionServices } from '@docagent/core';
+import type { AutoCreateServices, Db, DocumentServices, ExtractionServices, WaitingExtractionsScheduler } from '@docagent/core';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -29,4 +29,6 @@ export interface RouteDeps {
   agent: ChatDeps;
   /** Where an auto-create run asked for after upload is queued. */
   autoCreate: AutoCreateServices;
+  /** Where documents that waited for a model are handed to their prompts' jobs once there is one. */
+  waitingExtractions: WaitingExtractionsScheduler;
 }

@@ -109,6 +109,8 @@ export const ThreadSummarySchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+/** A thread's new title: blank ones are refused, not turned into "New conversation". */
+export const RenameThreadBody = z.strictObject({ title: z.string().trim().min(1).max(200) });
 export const ThreadBodySchema = ThreadSummarySchema.extend({
   messages: z.array(z.unknown()),
   working_state: z.record(z.string(), z.unknown()),

@@ -1,4 +1,5 @@
 import { getRunRecord, listRunRecords, type RunRecord } from '@docagent/agent';
+import { type Db, documentNames, userEmails } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
@@ -10,7 +11,8 @@ const RunSchema = z.object({
   id: z.string(),
   turn_id: z.string(),
   user_id: z.string().nullable(),
-  subject: z.object({ kind: z.string(), id: z.string() }),
+  user_email: z.string().nullable().describe('Null when the run had no user, or their account is gone'),
+  subject: z.object({ kind: z.string(), id: z.string(), name: z.string().nullable().describe('Null once it is deleted') }),
   document_id: z.string().nullable().describe('The subject when it is a document'),
   model: z.string(),
   status: z.string(),
@@ -20,11 +22,33 @@ const RunSchema = z.object({
   updated_at: z.string(),
 });
 
-const toBody = (r: RunRecord): z.infer<typeof RunSchema> => ({
+/** The names people read for the runs' users and subjects, one query each for a whole page. */
+async function namesOf(db: Db, orgId: string, records: RunRecord[]) {
+  const [emails, documents] = await Promise.all([
+    userEmails(
+      db,
+      records.flatMap((r) => (r.userId === null ? [] : [r.userId])),
+    ),
+    documentNames(
+      db,
+      orgId,
+      records.filter((r) => r.subjectKind === 'document').map((r) => r.subjectId),
+    ),
+  ]);
+  return (r: RunRecord) => ({
+    userEmail: r.userId === null ? null : (emails.get(r.userId) ?? null),
+    subjectName: r.subjectKind === 'document' ? (documents.get(r.subjectId) ?? null) : null,
+  });
+}
+
+type Names = Awaited<ReturnType<typeof namesOf>>;
+
+const toBody = (r: RunRecord, names: Names): z.infer<typeof RunSchema> => ({
   id: r.id,
   turn_id: r.turnId,
   user_id: r.userId,
-  subject: { kind: r.subjectKind, id: r.subjectId },
+  user_email: names(r).userEmail,
+  subject: { kind: r.subjectKind, id: r.subjectId, name: names(r).subjectName },
   document_id: r.subjectKind === 'document' ? r.subjectId : null,
   model: r.model,
   status: r.status,
@@ -52,8 +76,10 @@ export function agentRunRoutes(app: ZodApp, { db }: RouteDeps): void {
       },
     },
     async (request) => {
-      const page = await listRunRecords(db, orgOf(request), request.query);
-      return { runs: page.records.map(toBody), total_count: page.total, skip: request.query.skip };
+      const access = orgOf(request);
+      const page = await listRunRecords(db, access, request.query);
+      const names = await namesOf(db, access.orgId, page.records);
+      return { runs: page.records.map((r) => toBody(r, names)), total_count: page.total, skip: request.query.skip };
     },
   );
 
@@ -67,6 +93,10 @@ export function agentRunRoutes(app: ZodApp, { db }: RouteDeps): void {
         response: { 200: RunSchema, ...errors },
       },
     },
-    async (request) => toBody(await getRunRecord(db, orgOf(request), request.params.run_id)),
+    async (request) => {
+      const access = orgOf(request);
+      const record = await getRunRecord(db, access, request.params.run_id);
+      return toBody(record, await namesOf(db, access.orgId, [record]));
+    },
   );
 }

@@ -5,6 +5,7 @@ import {
   followChat,
   getThread,
   listThreads,
+  renameThread,
   startChat,
   stopChat,
 } from '@docagent/agent';
@@ -19,6 +20,7 @@ import {
   chatRequestOf,
   agentErrors as errors,
   id,
+  RenameThreadBody,
   respond,
   StopBody,
   StopResponse,
@@ -180,6 +182,21 @@ export function agentRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async (request) => threadBody(await getThread(agent, orgOf(request), undefined, request.params.thread_id)),
+  );
+
+  app.patch(
+    `${base}/threads/:thread_id`,
+    {
+      schema: {
+        summary: 'Rename a conversation',
+        tags: ['agent'],
+        params: OrgParamsSchema.extend({ thread_id: id }),
+        body: RenameThreadBody,
+        response: { 200: ThreadSummarySchema, ...errors },
+      },
+    },
+    async (request) =>
+      threadSummaryBody(await renameThread(agent, orgOf(request), undefined, request.params.thread_id, request.body.title)),
   );
 
   app.delete(

@@ -5,6 +5,7 @@ import {
   followChat,
   getThread,
   listThreads,
+  renameThread,
   type Subject,
   startChat,
   stopChat,
@@ -20,6 +21,7 @@ import {
   chatRequestOf,
   agentErrors as errors,
   id,
+  RenameThreadBody,
   respond,
   StopBody,
   StopResponse,
@@ -196,6 +198,23 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
       },
     },
     async (request) => threadBody(await getThread(agent, orgOf(request), documentOf(request.params), request.params.thread_id)),
+  );
+
+  app.patch(
+    `${base}/threads/:thread_id`,
+    {
+      schema: {
+        summary: 'Rename a conversation',
+        tags: ['chat'],
+        params: DocParams.extend({ thread_id: id }),
+        body: RenameThreadBody,
+        response: { 200: ThreadSummarySchema, ...errors },
+      },
+    },
+    async (request) =>
+      threadSummaryBody(
+        await renameThread(agent, orgOf(request), documentOf(request.params), request.params.thread_id, request.body.title),
+      ),
   );
 
   app.delete(

@@ -119,7 +119,7 @@ const settingsBody = (o: LlmOverview): z.infer<typeof SettingsBodySchema> => ({
   can_store_keys: o.canStoreKeys,
 });
 
-export function llmRoutes(app: ZodApp, { extraction }: RouteDeps): void {
+export function llmRoutes(app: ZodApp, { extraction, waitingExtractions }: RouteDeps): void {
   const { db, llm } = extraction;
 
   app.post(
@@ -302,7 +302,11 @@ export function llmRoutes(app: ZodApp, { extraction }: RouteDeps): void {
     async (request) => {
       const { api_key, base_url, models } = request.body;
       return settingsBody(
-        await changeLlmProvider(llm, orgOf(request), request.params.provider, { apiKey: api_key, baseUrl: base_url, models }),
+        await changeLlmProvider(llm, waitingExtractions, orgOf(request), request.params.provider, {
+          apiKey: api_key,
+          baseUrl: base_url,
+          models,
+        }),
       );
     },
   );

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema, systemText } from './responses-requests.ts';
+import { agentPanel } from './workspace-checks.ts';
 
 /**
  * Issue 6's scenario: the document page's three panels and the agent panel, driven as a person
@@ -179,7 +180,9 @@ async function scenario(page: Page): Promise<void> {
   const agent = page.getByRole('region', { name: 'Agent panel' });
   const log = agent.getByRole('log', { name: 'Conversation' });
   const message = agent.getByRole('textbox', { name: 'Message' });
-  const extraction = agent.getByRole('group').filter({ hasText: 'Current extraction' });
+  // The current extraction is a drawer the panel's row of controls opens; the conversations, a picker there.
+  const extraction = agent.getByRole('region', { name: 'Current extraction' });
+  const controls = agentPanel(page);
   await agent
     .getByRole('combobox', { name: 'Model', exact: true })
     .locator('option', { hasText: 'openai:' })
@@ -223,7 +226,7 @@ async function scenario(page: Page): Promise<void> {
   const done = log.getByText('Extraction is set up:');
   await done.waitFor();
   await runCard.getByText('done', { exact: true }).waitFor();
-  await extraction.locator('summary').click();
+  await controls.extractionToggle.click();
   await extraction.getByText(INVOICE_VALUES.invoice_number).waitFor();
   const sidePanel = page.getByRole('region', { name: 'Side panel' });
   await sidePanel.getByText(PROMPT_NAME).first().waitFor();
@@ -292,20 +295,18 @@ async function scenario(page: Page): Promise<void> {
   assert.equal(await log.getByRole('alert').count(), 0, 'no error for a connection that was followed again');
 
   // Back to the first thread: its messages and its extraction come back; then to the second again.
-  const picker = agent.getByRole('combobox', { name: 'Conversation', exact: true });
-  const first = picker.locator('option', { hasText: SET_UP });
-  await first.waitFor({ state: 'attached' });
-  await picker.selectOption({ label: (await first.textContent()) ?? '' });
+  await controls.openThread(SET_UP);
   await log.getByText('Extraction is set up:').waitFor();
+  // How its last turn ended is shown again, though the stored thread does not keep it.
+  await log.getByText('Stopped.', { exact: true }).waitFor();
   await log
     .getByRole('region', { name: /create_tag/ })
     .getByText('rejected', { exact: true })
     .waitFor();
   await extraction.getByText(INVOICE_VALUES.invoice_number).waitFor();
-  const second = picker.locator('option', { hasText: 'Explain' });
-  await picker.selectOption({ label: (await second.textContent()) ?? '' });
+  await controls.openThread('Explain');
   await log.getByText('It has invoice_number and total.').waitFor();
-  await picker.selectOption({ label: (await first.textContent()) ?? '' });
+  await controls.openThread(SET_UP);
   await log.getByText('Extraction is set up:').waitFor();
 
   // The layout is remembered for the person, not only by this browser: a collapsed side panel stays
@@ -319,7 +320,7 @@ async function scenario(page: Page): Promise<void> {
   await page.reload();
   await page.getByRole('button', { name: 'Expand side panel' }).click();
   await page.getByRole('region', { name: 'Side panel' }).getByText(PROMPT_NAME).first().waitFor();
-  await picker.selectOption({ label: (await first.textContent()) ?? '' });
+  await controls.openThread(SET_UP);
   await log.getByText('Extraction is set up:').waitFor();
 
   const pdfPage = page.getByRole('img', { name: 'Page 1 of 1' });

@@ -170,12 +170,13 @@ async function scenario(page: Page): Promise<void> {
     state: 'attached',
   });
 
-  // Settings: the strategy switch and the iteration budget.
-  await chat.getByText('Settings', { exact: true }).click();
+  // Settings: the strategy switch and the iteration budget, in a popover of the panel's row of controls.
+  const settings = page.getByRole('region', { name: 'Agent panel' });
+  await settings.locator('summary', { hasText: 'Settings' }).click();
   // The switch's radios are drawn as its segments: the person clicks the segment.
-  await chat.getByText('Reason–Act–Observe', { exact: true }).click();
-  assert.ok(await chat.getByRole('radio', { name: 'Reason–Act–Observe' }).isChecked(), 'the strategy is switched');
-  await chat.getByRole('spinbutton', { name: 'Max iterations' }).fill('5');
+  await settings.getByText('Reason–Act–Observe', { exact: true }).click();
+  assert.ok(await settings.getByRole('radio', { name: 'Reason–Act–Observe' }).isChecked(), 'the strategy is switched');
+  await settings.getByRole('spinbutton', { name: 'Max iterations' }).fill('5');
 
   // A turn that reads the text: Step 1 holds the reasoning (Markdown), the call and the observation; the answer follows.
   await message.fill(READ_TOTAL);

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { ARTIFACTS, api, EXTRACTION_TIMEOUT_MS, runScenario, signInFirstTime, textOf } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema } from './responses-requests.ts';
+import { agentPanel } from './workspace-checks.ts';
 
 /**
  * Issue 7's scenario: an upload with auto-create on, the headless agent's proposal reviewed in the
@@ -217,8 +218,9 @@ async function scenario(page: Page): Promise<void> {
   await banner.getByRole('button', { name: 'Refine in chat' }).click();
   const log = agent.getByRole('log', { name: 'Conversation' });
   await log.getByText(PROPOSED_TEXT).waitFor();
-  const extraction = agent.getByRole('group').filter({ hasText: 'Current extraction' });
-  await extraction.locator('summary').click();
+  // The current extraction is a drawer the panel's row of controls opens.
+  const extraction = agent.getByRole('region', { name: 'Current extraction' });
+  await agentPanel(page).extractionToggle.click();
   await extraction.getByText(INVOICE_VALUES.invoice_number).waitFor();
   const message = agent.getByRole('textbox', { name: 'Message' });
   await message.fill(CHANGE_TOTAL);
@@ -264,6 +266,7 @@ async function scenario(page: Page): Promise<void> {
 
   // Settings → Models: the admin turns auto-create on by default and picks its model; uploads then start checked.
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Auto-create' }).click();
   const settings = page.getByRole('form', { name: 'Auto-create' });
   const model = settings.getByRole('combobox', { name: 'Auto-create model' });
   await model.locator('option[value="openai:gpt-4.1-mini"]').waitFor({ state: 'attached' });

@@ -12,6 +12,7 @@ import { failedStatus } from '../../../web/src/chat/toolStatus.ts';
 import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
+import { agentPanel } from './workspace-checks.ts';
 
 const CREATE_TAG = 'Create a tag named urgent';
 const DELETE_DOCUMENT = 'Delete this document';
@@ -242,10 +243,7 @@ async function walkThrough(page: Page): Promise<void> {
   // The conversation is kept: after a reload it is listed, and picking it shows its history.
   await page.reload();
   await page.getByRole('region', { name: 'Chat' }).waitFor();
-  const picker = chat.getByRole('combobox', { name: 'Conversation', exact: true });
-  const stored = picker.locator('option', { hasText: CREATE_TAG });
-  await stored.waitFor({ state: 'attached' });
-  await picker.selectOption({ label: (await stored.textContent()) ?? '' });
+  await agentPanel(page).openThread(CREATE_TAG);
   await log.getByText(CREATED).waitFor();
   await log.getByText(NOT_DELETING).waitFor();
   await log

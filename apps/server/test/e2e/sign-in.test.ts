@@ -41,7 +41,7 @@ async function signInAndCreateToken(page: Page, problems: BrowserProblems): Prom
   );
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByText('Invalid credentials').waitFor();
+  await page.getByText('The email or the password is wrong. Check both and try again.').waitFor();
 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -52,6 +52,7 @@ async function signInAndCreateToken(page: Page, problems: BrowserProblems): Prom
 
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Settings' }).waitFor();
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'API tokens' }).click();
   await page.getByLabel('Token name').fill('from the browser');
   await page.getByRole('button', { name: 'Create token' }).click();
   const token = ((await page.getByTestId('new-token').textContent()) ?? '').trim().match(/da_[\w-]+/)?.[0];

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FrameHandler, readChatFrames } from './chatStream';
-import { deleteNoContent, eventStream, getJson, type InputProblem, postJson, postNoContent } from './client';
+import { deleteNoContent, eventStream, getJson, type InputProblem, patchJson, postJson, postNoContent } from './client';
 import type { ModelList } from './models';
 import { orgApiPath } from './queries';
 
@@ -134,6 +134,15 @@ export function useDeleteThreadMutation(orgId: string, documentId: string) {
       queryClient.removeQueries({ queryKey: threadQueryKey(orgId, documentId, threadId) });
       return queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) });
     },
+  });
+}
+
+export function useRenameThreadMutation(orgId: string, documentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ threadId, title }: { threadId: string; title: string }) =>
+      patchJson<ThreadSummary>(`${chatPath(orgId, documentId)}/threads/${encodeURIComponent(threadId)}`, { body: { title } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) }),
   });
 }
 

@@ -27,7 +27,7 @@ function isInputProblem(value: unknown): value is InputProblem {
   return typeof path === 'string' && typeof message === 'string';
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RequestOptions {
   body?: unknown;
@@ -119,19 +119,36 @@ async function send(method: Method, path: string, options: RequestOptions = {}):
   return response;
 }
 
+/**
+ * The body of a successful answer. Something that is not JSON (a proxy's error page, an old
+ * server) is said in words, never as the parser's message.
+ */
+async function readJson<T>(response: Response): Promise<T> {
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new ApiError(
+      response.status,
+      'unreadable_response',
+      'The server answered with something this page cannot read. Reload the page; if it happens again, the server may be restarting or behind a misconfigured proxy.',
+    );
+  }
+}
+
 export async function getJson<T>(path: string): Promise<T> {
-  const response = await send('GET', path);
-  return (await response.json()) as T;
+  return readJson<T>(await send('GET', path));
 }
 
 export async function postJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send('POST', path, options);
-  return (await response.json()) as T;
+  return readJson<T>(await send('POST', path, options));
 }
 
 export async function putJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send('PUT', path, options);
-  return (await response.json()) as T;
+  return readJson<T>(await send('PUT', path, options));
+}
+
+export async function patchJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return readJson<T>(await send('PATCH', path, options));
 }
 
 export async function getText(path: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getJson, postJson, putJson } from './client';
+import { documentDetailQueryKey, documentsQueryKey } from './documents';
 import type { ListedPrompt, PromptList } from './prompts';
 import { orgApiPath } from './queries';
 
@@ -92,6 +93,13 @@ export function useRunExtractionMutation(orgId: string, documentId: string, prom
         `${llmPath(orgId, 'run', documentId)}?${new URLSearchParams({ prompt_revid: promptRevid, force: 'true' })}`,
       ),
     onSuccess: ({ result }) => store(result),
+    // The run, failed or not, is the prompt's latest outcome, which decides the document's state and banner.
+    onSettled: () =>
+      Promise.all(
+        [documentDetailQueryKey(orgId, documentId), [...documentsQueryKey(orgId), 'list']].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }
 

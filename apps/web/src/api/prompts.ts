@@ -104,6 +104,19 @@ const isVersionsOf =
   ({ queryKey }: { queryKey: readonly unknown[] }) =>
     queryKey[3] === 'versions' && queryKey[4] === promptId;
 
+/**
+ * The prompt_id of the organization's default prompt (`default` names its latest revision): it
+ * runs on every document and cannot be deleted, so nothing offers to.
+ */
+export function useDefaultPromptId(orgId: string): string | undefined {
+  const query = useQuery({
+    queryKey: [...promptsQueryKey(orgId), 'default'],
+    queryFn: () => getJson<Prompt>(`${promptsPath(orgId)}/default`),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return query.data?.prompt_id;
+}
+
 export function useDeletePromptMutation(orgId: string) {
   const queryClient = useQueryClient();
   return useMutation({

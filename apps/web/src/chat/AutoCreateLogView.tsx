@@ -16,7 +16,7 @@ export function AutoCreateLogView({ orgId, documentId }: { orgId: string; docume
   }
   const { model } = logQuery.data;
   return (
-    <div className="flex max-h-96 flex-col gap-1">
+    <div className="flex min-h-0 flex-1 flex-col gap-1">
       {model && (
         <p className="text-xs text-slate-500">
           Ran with {model}. It could only create schemas and prompts, change what it created and extract from this document; any

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useAutoCreateDecisionMutation, useRefineAutoCreateMutation } from '../api/autoCreate';
 import { isAutoCreatePending } from '../api/documents';
 import { useExtractionResultsQuery } from '../api/extraction';
@@ -6,8 +6,7 @@ import { usePromptRevisionQuery, useSchemaRevisionQuery } from '../api/revisions
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { AutoCreateLogView } from './AutoCreateLogView';
-import { ExtractionValues } from './ExtractionSection';
+import { ExtractionValues, ExtractionValuesInline } from './ExtractionSection';
 import { ResourceLink } from './ResourceLink';
 
 /** The named link the chat would write, [name](schema:<revid>), falling back to a generic word while the name loads. */
@@ -25,10 +24,17 @@ interface ProposalProps {
   /** The agent panel is busy (a turn runs): no review until it ends. */
   disabled: boolean;
   onRefine: (threadId: string) => void;
+  /** The toggle of the run's log, in the row of buttons (so that the card stays short). */
+  logToggle: ReactNode;
+  /** The values on one line, while a conversation (the refinement) takes the panel. */
+  compact: boolean;
 }
 
-/** "I created schema X and prompt Y; here is what I extracted", with Accept, Reject and Refine. */
-function Proposal({ orgId, document, disabled, onRefine }: ProposalProps) {
+/**
+ * "I created schema X and prompt Y; here is what I extracted", with Accept, Reject and Refine. Kept
+ * short (what each button does is in its tooltip), as it sits above the conversation.
+ */
+function Proposal({ orgId, document, disabled, onRefine, logToggle, compact }: ProposalProps) {
   const schemaRevid = document.auto_create_schema_revid;
   const promptRevid = document.auto_create_prompt_revid;
   const schema = useSchemaRevisionQuery(orgId, schemaRevid);
@@ -61,28 +67,37 @@ function Proposal({ orgId, document, disabled, onRefine }: ProposalProps) {
         {promptRevid ? <RevisionLink orgId={orgId} kind="prompt" revid={promptRevid} name={prompt.data?.name} /> : '—'}; here is
         what I extracted:
       </p>
-      <div className="max-h-48 overflow-y-auto rounded border border-amber-200 bg-white px-2 py-1.5 text-xs">
+      <div
+        className={`relative overflow-y-auto rounded border border-amber-200 bg-white px-2 text-xs ${compact ? 'py-1' : 'max-h-24 py-1.5'}`}
+      >
         {result ? (
-          <ExtractionValues values={result.updated_llm_result} />
+          compact ? (
+            <ExtractionValuesInline values={result.updated_llm_result} />
+          ) : (
+            <ExtractionValues values={result.updated_llm_result} />
+          )
         ) : results.isError ? (
           <ErrorAlert title="Could not load the extraction" error={results.error} onRetry={() => void results.refetch()} />
         ) : (
           <p className="text-slate-500">{results.isPending ? 'Loading the extraction…' : 'No extraction stored.'}</p>
         )}
       </div>
-      <p className="text-xs text-amber-900">
-        Accept keeps the prompt as a normal prompt; Refine opens a conversation that goes on from this proposal.
-      </p>
-      <div className="flex flex-wrap gap-2">
-        <Button disabled={busy} onClick={() => decide.mutate('accept')}>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button disabled={busy} title="Keeps the prompt as a normal prompt" onClick={() => decide.mutate('accept')}>
           Accept
         </Button>
-        <Button variant="secondary" disabled={busy} onClick={() => refine.mutate(undefined, { onSuccess: onRefine })}>
+        <Button
+          variant="secondary"
+          disabled={busy}
+          title="Opens a conversation that goes on from this proposal"
+          onClick={() => refine.mutate(undefined, { onSuccess: onRefine })}
+        >
           Refine in chat
         </Button>
-        <Button variant="danger" disabled={busy} onClick={reject}>
+        <Button variant="danger" disabled={busy} title="Deletes the schema, the prompt and the extraction" onClick={reject}>
           Reject
         </Button>
+        <span className="ml-auto">{logToggle}</span>
       </div>
       {decide.isError && (
         <ErrorAlert
@@ -128,13 +143,23 @@ interface AutoCreateReviewProps {
   document: DocumentSummary;
   disabled: boolean;
   onRefine: (threadId: string) => void;
+  /** The run's log is shown (in place of the conversation). */
+  logShown: boolean;
+  onToggleLog: () => void;
+  /** A conversation is shown: the proposal's values take one line. */
+  compact: boolean;
 }
 
 /** The agent panel's account of the auto-create run, by status; nothing for documents uploaded without it. */
-export function AutoCreateReview({ orgId, document, disabled, onRefine }: AutoCreateReviewProps) {
+export function AutoCreateReview({ orgId, document, disabled, onRefine, logShown, onToggleLog, compact }: AutoCreateReviewProps) {
   const status = document.auto_create_status;
-  const [showLog, setShowLog] = useState(false);
   if (status === undefined) return null;
+  // The log exists once a run ended; while it runs there is nothing to replay yet.
+  const logToggle = isAutoCreatePending(status) ? null : (
+    <Button variant="secondary" className="px-2 py-0.5 text-xs" aria-expanded={logShown} onClick={onToggleLog}>
+      {logShown ? "Hide the agent's log" : "View the agent's log"}
+    </Button>
+  );
 
   let body: ReactNode;
   if (isAutoCreatePending(status)) {
@@ -157,7 +182,17 @@ export function AutoCreateReview({ orgId, document, disabled, onRefine }: AutoCr
       </div>
     );
   } else if (status === 'proposed') {
-    body = <Proposal orgId={orgId} document={document} disabled={disabled} onRefine={onRefine} />;
+    // The proposal has the log's toggle in its row of buttons.
+    return (
+      <Proposal
+        orgId={orgId}
+        document={document}
+        disabled={disabled}
+        onRefine={onRefine}
+        logToggle={logToggle}
+        compact={compact}
+      />
+    );
   } else if (status === 'failed') {
     body = (
       <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -186,22 +221,10 @@ export function AutoCreateReview({ orgId, document, disabled, onRefine }: AutoCr
     );
   }
 
-  // The log exists once a run ended; while it runs there is nothing to replay yet.
-  const hasLog = !isAutoCreatePending(status);
   return (
     <div className="space-y-2">
       {body}
-      {hasLog && (
-        <Button
-          variant="secondary"
-          className="px-2 py-0.5 text-xs"
-          aria-expanded={showLog}
-          onClick={() => setShowLog((shown) => !shown)}
-        >
-          {showLog ? "Hide the agent's log" : "View the agent's log"}
-        </Button>
-      )}
-      {hasLog && showLog && <AutoCreateLogView orgId={orgId} documentId={document.id} />}
+      {logToggle}
     </div>
   );
 }

@@ -1,35 +1,27 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import {
-  checkToolArguments,
-  fetchThread,
-  type ThreadSummary,
-  threadQueryKey,
-  useChatModelsQuery,
-  useChatToolsQuery,
-  useCreateThreadMutation,
-  useDeleteThreadMutation,
-  useThreadsQuery,
-} from '../api/chat';
+import { useCallback, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { checkToolArguments, useChatModelsQuery, useChatToolsQuery } from '../api/chat';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
+import { orgPath } from '../layout/orgPaths';
+import { AutoCreateLogView } from './AutoCreateLogView';
 import { AutoCreateReview } from './AutoCreateReview';
+import { ChatComposer } from './ChatComposer';
+import { ChatControls } from './ChatControls';
 import { ChatSettingsPanel } from './ChatSettingsPanel';
+import { PlusIcon } from './ControlIcons';
 import type { ChatItem } from './chatItems';
-import { ExtractionSection } from './ExtractionSection';
-import { extractionOfWorkingState } from './extraction';
-import { itemsOfHistory, withMessageIndexes } from './historyItems';
+import { ExtractionDrawer, ExtractionToggle } from './ExtractionSection';
+import { withMessageIndexes } from './historyItems';
 import { InputRequestCard } from './InputRequestCard';
-import { MentionInput } from './MentionInput';
 import { MessageList } from './MessageList';
-import { ModelPicker } from './ModelPicker';
 import { type MentionChoice, mentionsInText } from './mentions';
-import { PendingBar } from './PendingBar';
-import { StepCounter } from './StepCounter';
+import { PendingApproval } from './PendingApproval';
 import { ThreadPicker } from './ThreadPicker';
 import { approvalFields, useChatSettings } from './useChatSettings';
+import { useChatThreads } from './useChatThreads';
 import { type SendOptions, useChatTurns } from './useChatTurns';
 import { usePauseDecisions } from './usePauseDecisions';
 import { useTitleFlash } from './useTitleFlash';
@@ -45,28 +37,37 @@ function titleOf(text: string): string {
 interface ChatPanelProps {
   orgId: string;
   document: DocumentSummary;
+  /** Where the page wants the panel's row of controls (its header); null: above the conversation. */
+  controlsSlot?: HTMLElement | null;
 }
 
 /**
  * The document agent: conversations about the document, with approvals of what it wants to change,
- * and the review of what auto-create proposed for it.
+ * and the review of what auto-create proposed for it. Laid out to fill its panel: one row of compact
+ * controls, the conversation in all the height left, and whatever waits for the person (an
+ * approval, a question, a notice) pinned right above the message box, which stays in view.
  */
-export function ChatPanel({ orgId, document }: ChatPanelProps) {
+export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelProps) {
   const documentId = document.id;
-  const queryClient = useQueryClient();
   const modelsQuery = useChatModelsQuery(orgId);
   const toolsQuery = useChatToolsQuery(orgId, documentId);
-  const threadsQuery = useThreadsQuery(orgId, documentId);
-  const createThread = useCreateThreadMutation(orgId, documentId);
-  const deleteThread = useDeleteThreadMutation(orgId, documentId);
   const chat = useChatTurns(orgId, documentId);
   const { settings, update: updateSettings, alwaysApprove } = useChatSettings();
-  const [threadId, setThreadId] = useState<string | null>(null);
-  const [loadingThread, setLoadingThread] = useState(false);
-  const [threadError, setThreadError] = useState<unknown>(null);
   const [message, setMessage] = useState('');
   const [chosen, setChosen] = useState<MentionChoice[]>([]);
-  const { decisions, clearDecisions, decide, decideAll, submitAnswer, undecided } = usePauseDecisions(chat, alwaysApprove);
+  const [logShown, setLogShown] = useState(false);
+  const [extractionShown, setExtractionShown] = useState(false);
+  const extractionId = useId();
+  const { decisions, clearDecisions, decide, decideAll, submitAnswer } = usePauseDecisions(chat, alwaysApprove);
+  const threads = useChatThreads(orgId, documentId, chat, clearDecisions);
+  // The pending cards' own Approve (with arguments edited there), for the pinned approval to use.
+  const approvers = useRef(new Map<string, () => void>());
+  const registerApprove = useCallback((callId: string, approve: () => void) => {
+    approvers.current.set(callId, approve);
+    return () => {
+      if (approvers.current.get(callId) === approve) approvers.current.delete(callId);
+    };
+  }, []);
 
   const models = modelsQuery.data?.models ?? [];
   const hint = modelsQuery.data?.configure_hint ?? null;
@@ -74,59 +75,10 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
     settings.model !== null && models.includes(settings.model) ? settings.model : (modelsQuery.data?.default_model ?? models[0]);
   const running = chat.phase === 'running';
   const paused = chat.phase === 'paused';
-  const busy = running || createThread.isPending || loadingThread;
+  const busy = running || threads.creating || threads.loading;
+  const threadId = threads.threadId;
 
   useTitleFlash(chat.inputRequest !== null, '❓ Question from the agent');
-
-  function loadThread(id: string) {
-    return queryClient.fetchQuery({
-      queryKey: threadQueryKey(orgId, documentId, id),
-      queryFn: () => fetchThread(orgId, documentId, id),
-      staleTime: 0,
-    });
-  }
-
-  async function pickThread(next: string | null) {
-    setThreadId(next);
-    setThreadError(null);
-    clearDecisions();
-    if (next === null) {
-      chat.reset([]);
-      return;
-    }
-    setLoadingThread(true);
-    try {
-      const thread = await loadThread(next);
-      chat.reset(itemsOfHistory(thread.messages), extractionOfWorkingState(thread.working_state));
-    } catch (error) {
-      chat.reset([]);
-      setThreadError(error);
-    } finally {
-      setLoadingThread(false);
-    }
-  }
-
-  function removeThread(thread: ThreadSummary) {
-    if (!window.confirm(`Delete the conversation “${thread.title}”?`)) return;
-    deleteThread.mutate(thread.id, {
-      onSuccess: () => {
-        if (threadId === thread.id) {
-          setThreadId(null);
-          chat.reset([]);
-        }
-      },
-    });
-  }
-
-  /** After a turn, the messages on screen learn where they are in the stored thread (for edits). */
-  async function indexMessages(thread: string) {
-    try {
-      const stored = await loadThread(thread);
-      chat.setItems((current) => withMessageIndexes(current, stored.messages));
-    } catch {
-      // Without the indexes, the messages of this turn cannot be edited; nothing else is lost.
-    }
-  }
 
   function optionsFor(thread: string, text: string): SendOptions {
     const mentions = mentionsInText(text, chosen);
@@ -143,27 +95,25 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
   async function send() {
     const text = message.trim();
     if (text === '' || busy || paused || !chosenModel) return;
-    let thread = threadId;
-    if (thread === null) {
-      try {
-        thread = await createThread.mutateAsync(titleOf(text));
-      } catch (error) {
-        chat.setError(error);
-        return;
-      }
-      setThreadId(thread);
+    let thread: string;
+    try {
+      thread = await threads.threadFor(titleOf(text));
+    } catch (error) {
+      chat.setError(error);
+      return;
     }
     const options = optionsFor(thread, text);
     setMessage('');
     setChosen([]);
+    setLogShown(false);
     await chat.send(text, options);
-    await indexMessages(thread);
+    await threads.indexMessages(thread);
   }
 
   async function resubmit(item: Extract<ChatItem, { kind: 'user' }>, text: string) {
     if (threadId === null || item.messageIndex === undefined || busy || paused) return;
     await chat.send(text, optionsFor(threadId, text), { itemKey: item.key, messageIndex: item.messageIndex });
-    await indexMessages(threadId);
+    await threads.indexMessages(threadId);
   }
 
   /**
@@ -174,56 +124,92 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
     let items = chat.items;
     const unindexed = items.findLast((item) => item.kind === 'user');
     if (threadId !== null && unindexed?.kind === 'user' && unindexed.messageIndex === undefined) {
-      items = await loadThread(threadId)
+      items = await threads
+        .load(threadId)
         .then((thread) => withMessageIndexes(items, thread.messages))
         .catch(() => items);
     }
     const last = items.findLast((item) => item.kind === 'user');
     const stored = last?.kind === 'user' && last.messageIndex !== undefined ? last : undefined;
     await chat.retry(stored && { itemKey: stored.key, messageIndex: stored.messageIndex as number });
-    if (threadId !== null) await indexMessages(threadId);
+    if (threadId !== null) await threads.indexMessages(threadId);
   }
 
+  const waiting = paused ? { pending: chat.pending, question: chat.inputRequest !== null } : null;
+  const threadErrors = threads.threadsQuery.isError || threads.deleteThread.isError || threads.loadError !== null;
+
   return (
-    // Fills the panel: the conversation takes the height left between the settings above and the message box below.
-    <section aria-label="Chat" className="flex h-full min-h-[30rem] flex-col gap-3">
-      <div className="shrink-0 space-y-3">
-        <AutoCreateReview
-          orgId={orgId}
-          document={document}
-          disabled={busy || paused}
-          // The refine thread opens like a picked one: its messages, and the proposal as its extraction.
-          onRefine={(id) => void pickThread(id)}
-        />
-        {threadsQuery.isError && (
-          <ErrorAlert
-            title="Could not load the conversations"
-            error={threadsQuery.error}
-            onRetry={() => void threadsQuery.refetch()}
-          />
-        )}
+    <section aria-label="Chat" className="flex h-full min-h-0 flex-col gap-2">
+      <ChatControls slot={controlsSlot}>
         <ThreadPicker
-          threads={threadsQuery.data ?? []}
+          threads={threads.threads}
           threadId={threadId}
           disabled={busy}
-          deleting={deleteThread.isPending}
-          onPick={(next) => void pickThread(next)}
-          onDelete={removeThread}
+          deleting={threads.deleteThread.isPending}
+          onPick={(next) => void threads.pick(next)}
+          onDelete={threads.remove}
+          onRename={threads.rename}
         />
-        {deleteThread.isError && <ErrorAlert title="Could not delete the conversation" error={deleteThread.error} />}
-        {threadError !== null && <ErrorAlert title="Could not load the conversation" error={threadError} />}
-
+        <Button
+          variant="secondary"
+          className="h-8 px-2"
+          title="Start a new conversation"
+          disabled={busy || threadId === null}
+          onClick={() => void threads.pick(null)}
+        >
+          <PlusIcon />
+          <span className="sr-only">New</span>
+        </Button>
+        <ExtractionToggle
+          extraction={chat.extraction}
+          open={extractionShown}
+          controls={extractionId}
+          onToggle={() => setExtractionShown((shown) => !shown)}
+        />
         <ChatSettingsPanel
           settings={settings}
           onChange={updateSettings}
           readWriteTools={toolsQuery.data?.read_write ?? []}
           disabled={running}
         />
-        <ExtractionSection extraction={chat.extraction} />
-      </div>
+      </ChatControls>
 
-      {loadingThread ? (
-        <div className="min-h-48 flex-1">
+      {(extractionShown || threadErrors || document.auto_create_status !== undefined) && (
+        // What sits above the conversation shares one capped, scrolling box: it never takes more than
+        // this part of the panel, and never pushes the message box away.
+        <div className="relative max-h-[40%] shrink-0 space-y-2 overflow-y-auto overscroll-contain">
+          {extractionShown && <ExtractionDrawer id={extractionId} extraction={chat.extraction} />}
+          {threads.threadsQuery.isError && (
+            <ErrorAlert
+              title="Could not load the conversations"
+              error={threads.threadsQuery.error}
+              onRetry={() => void threads.threadsQuery.refetch()}
+            />
+          )}
+          {threads.deleteThread.isError && (
+            <ErrorAlert title="Could not delete the conversation" error={threads.deleteThread.error} />
+          )}
+          {threads.loadError !== null && <ErrorAlert title="Could not load the conversation" error={threads.loadError} />}
+          <AutoCreateReview
+            orgId={orgId}
+            document={document}
+            disabled={busy || paused}
+            // The refine thread opens like a picked one: its messages, and the proposal as its extraction.
+            onRefine={(id) => {
+              setLogShown(false);
+              void threads.pick(id);
+            }}
+            logShown={logShown}
+            onToggleLog={() => setLogShown((shown) => !shown)}
+            compact={chat.items.length > 0 && !logShown}
+          />
+        </div>
+      )}
+
+      {logShown ? (
+        <AutoCreateLogView orgId={orgId} documentId={documentId} />
+      ) : threads.loading ? (
+        <div className="min-h-0 flex-1">
           <LoadingState label="Loading the conversation…" />
         </div>
       ) : (
@@ -232,6 +218,7 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
           items={chat.items}
           decisions={decisions}
           onDecide={decide}
+          onRegisterApprove={registerApprove}
           onValidate={(tool, args) => checkToolArguments(orgId, documentId, tool, args)}
           busy={running}
           streaming={running}
@@ -240,80 +227,57 @@ export function ChatPanel({ orgId, document }: ChatPanelProps) {
         />
       )}
 
-      <div className="shrink-0 space-y-3">
-        {paused && chat.pending.length > 0 && undecided > 0 && (
-          <PendingBar
-            count={chat.pending.length}
-            undecided={undecided}
+      <div className="shrink-0 space-y-2">
+        {paused && (
+          <PendingApproval
+            pending={chat.pending}
+            decisions={decisions}
+            onApprove={(callId) => (approvers.current.get(callId) ?? (() => decide(callId, { approved: true })))()}
+            onReject={(callId) => decide(callId, { approved: false })}
             onApproveAll={() => decideAll(true)}
             onRejectAll={() => decideAll(false)}
           />
         )}
-
         {chat.inputRequest && (
           // A new question is a new card: its answer box starts empty and takes the focus.
           <InputRequestCard key={chat.inputRequest.callId} question={chat.inputRequest.question} onAnswer={submitAnswer} />
         )}
-
         {chat.error !== null && <ErrorAlert title="Could not start the conversation" error={chat.error} />}
-
         {hint !== null && (
-          <div role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-            <p className="font-medium">No chat model is configured: {hint}</p>
+          // Two lines at most (the whole hint in its tooltip), so that it never crowds out the message box.
+          <div
+            role="status"
+            className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-xs text-amber-900"
+          >
+            <p className="line-clamp-2 min-w-0 flex-1" title={hint}>
+              <span className="font-medium">No chat model is configured.</span> {hint}
+            </p>
+            <Link to={orgPath(orgId, 'settings')} className="shrink-0 font-medium underline underline-offset-2">
+              Settings
+            </Link>
           </div>
         )}
         {modelsQuery.isError && (
           <ErrorAlert title="Could not load the models" error={modelsQuery.error} onRetry={() => void modelsQuery.refetch()} />
         )}
-
-        <form
-          aria-label="Message the agent"
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void send();
-          }}
-        >
-          <MentionInput
-            orgId={orgId}
-            value={message}
-            onChange={setMessage}
-            chosen={chosen}
-            onChoose={(choice) => setChosen((current) => [...current, choice])}
-            onSubmit={() => void send()}
-            onEscape={() => {
-              if (running && !chat.stopping) void chat.stop();
-            }}
-            placeholder={
-              paused ? 'Answer the agent above to go on.' : 'Ask the agent… (@ mentions, Enter sends, Shift+Enter for a new line)'
-            }
-          />
-          <div className="flex flex-wrap items-center gap-3">
-            <ModelPicker models={models} value={chosenModel} disabled={running} onChange={(model) => updateSettings({ model })} />
-            <span className="text-xs text-slate-500">
-              {settings.approvalMode === 'all'
-                ? 'Auto-approves every action'
-                : settings.approvalMode === 'tools'
-                  ? `Auto-approves ${settings.autoApprovedTools.length} tools`
-                  : 'Asks before every change'}
-            </span>
-            <div className="ml-auto flex items-center gap-2">
-              {running && chat.progress && <StepCounter progress={chat.progress} />}
-              {running && (
-                <Button variant="danger" disabled={chat.stopping} onClick={() => void chat.stop()}>
-                  {chat.stopping ? 'Stopping…' : 'Stop'}
-                </Button>
-              )}
-              <Button
-                type="submit"
-                disabled={busy || paused || message.trim() === '' || !chosenModel}
-                aria-busy={running || undefined}
-              >
-                {running ? 'Working…' : 'Send'}
-              </Button>
-            </div>
-          </div>
-        </form>
+        <ChatComposer
+          orgId={orgId}
+          message={message}
+          onMessage={setMessage}
+          chosen={chosen}
+          onChoose={(choice) => setChosen((current) => [...current, choice])}
+          onSend={() => void send()}
+          waiting={waiting}
+          canSend={!busy && !paused && message.trim() !== '' && chosenModel !== undefined}
+          models={models}
+          model={chosenModel}
+          onModel={(model) => updateSettings({ model })}
+          settings={settings}
+          running={running}
+          stopping={chat.stopping}
+          progress={chat.progress}
+          onStop={() => void chat.stop()}
+        />
       </div>
     </section>
   );

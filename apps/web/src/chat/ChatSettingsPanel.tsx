@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import type { ChatStrategy } from '../api/chat';
+import { Popover } from '../components/Popover';
+import { SlidersIcon } from './ControlIcons';
 import { type ApprovalMode, type ChatSettings, clampSteps, MAX_STEPS_LIMIT } from './useChatSettings';
 
 interface ChatSettingsPanelProps {
@@ -24,7 +26,10 @@ const strategies: { value: ChatStrategy; label: string; hint: string }[] = [
 const selectClass =
   'rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 text-xs text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none disabled:bg-slate-50';
 
-/** The agent's settings: how it works, its step budget and how calls are approved (the model is picked next to the input). */
+/**
+ * The agent's settings: how it works, its step budget and how calls are approved (the model is
+ * picked next to the input), in a compact control of the agent panel's one row of controls.
+ */
 export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled }: ChatSettingsPanelProps) {
   const stepsId = useId();
   const approvalId = useId();
@@ -36,9 +41,19 @@ export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled
   }
 
   return (
-    <details className="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-xs text-slate-700">
-      <summary className="cursor-pointer font-medium">Settings</summary>
-      <div className="mt-2 space-y-3 pb-1">
+    <Popover
+      title="Agent settings"
+      summary={
+        <>
+          <SlidersIcon />
+          <span className="sr-only">Settings</span>
+        </>
+      }
+      summaryTitle="Agent settings"
+      summaryClassName="h-8 border border-slate-300 bg-white px-2 text-sm text-slate-700 hover:bg-slate-50"
+      panelClassName="inset-x-0 top-full mt-1 max-h-[60vh] p-3 text-xs text-slate-700"
+    >
+      <div className="space-y-3">
         <fieldset className="flex flex-wrap items-center gap-2" disabled={disabled}>
           <legend className="float-left mr-2 font-medium">Strategy</legend>
           {/* A segmented switch: the radios are the buttons. */}
@@ -114,6 +129,6 @@ export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled
           </fieldset>
         )}
       </div>
-    </details>
+    </Popover>
   );
 }

@@ -1,4 +1,5 @@
 import type { WorkingExtraction } from '../api/chatStream';
+import { TableIcon } from './ControlIcons';
 
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-slate-400">—</span>;
@@ -28,26 +29,79 @@ export function ExtractionValues({ values }: { values: unknown }) {
   );
 }
 
-/** The conversation's current extraction, updated as the agent runs a prompt or patches a field. */
-export function ExtractionSection({ extraction }: { extraction: WorkingExtraction | null }) {
-  const values = extraction?.values;
+const inline = (value: unknown) =>
+  value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** Extracted values on one line, `name value · name value`, cut at the width it has (all of them in its tooltip). */
+export function ExtractionValuesInline({ values }: { values: unknown }) {
   const fields = typeof values === 'object' && values !== null && !Array.isArray(values) ? Object.entries(values) : null;
+  if (fields === null) return <p className="truncate">{inline(values)}</p>;
   return (
-    <details className="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-xs text-slate-700">
-      <summary className="cursor-pointer font-medium">
-        Current extraction
-        {fields !== null && <span className="ml-1 font-normal text-slate-500">({fields.length} fields)</span>}
-      </summary>
-      <section aria-label="Current extraction" className="mt-2 max-h-64 overflow-y-auto pb-1">
-        {extraction === null ? (
-          <p className="text-slate-500">No extraction in this conversation yet.</p>
-        ) : (
-          <ExtractionValues values={values} />
-        )}
-        {extraction !== null && extraction.promptRevid !== '' && (
-          <p className="mt-2 text-slate-500">Prompt revision {extraction.promptRevid}</p>
-        )}
-      </section>
-    </details>
+    <p className="truncate" title={fields.map(([name, value]) => `${name}: ${inline(value)}`).join('\n')}>
+      {fields.map(([name, value], index) => (
+        <span key={name}>
+          {index > 0 && ' · '}
+          <span className="font-mono text-slate-500">{name}</span> <span className="text-slate-900">{inline(value)}</span>
+        </span>
+      ))}
+    </p>
+  );
+}
+
+function fieldsOf(extraction: WorkingExtraction | null): [string, unknown][] | null {
+  const values = extraction?.values;
+  return typeof values === 'object' && values !== null && !Array.isArray(values) ? Object.entries(values) : null;
+}
+
+/** The agent panel's control that shows or hides the current extraction, with its number of fields. */
+export function ExtractionToggle({
+  extraction,
+  open,
+  controls,
+  onToggle,
+}: {
+  extraction: WorkingExtraction | null;
+  open: boolean;
+  controls: string;
+  onToggle: () => void;
+}) {
+  const fields = fieldsOf(extraction);
+  return (
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-controls={controls}
+      title={open ? 'Hide the current extraction' : 'Show the current extraction'}
+      onClick={onToggle}
+      className={`flex h-8 shrink-0 items-center gap-1 rounded-md border px-2 text-sm focus-visible:outline-2 focus-visible:outline-slate-500 ${open ? 'border-slate-400 bg-slate-100 text-slate-900' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50'}`}
+    >
+      <TableIcon />
+      <span className="sr-only">Current extraction</span>
+      {fields !== null && <span className="text-xs text-slate-500 tabular-nums">{fields.length}</span>}
+    </button>
+  );
+}
+
+/**
+ * The conversation's current extraction, updated as the agent runs a prompt or patches a field: a
+ * drawer under the agent panel's controls that stays open while the person goes on chatting. It
+ * is capped (and scrolls), so that what is under it and the conversation keep their room.
+ */
+export function ExtractionDrawer({ id, extraction }: { id: string; extraction: WorkingExtraction | null }) {
+  return (
+    <section
+      id={id}
+      aria-label="Current extraction"
+      className="relative max-h-40 overflow-y-auto overscroll-contain rounded-md border border-slate-200 bg-white px-3 py-2 text-xs text-slate-700"
+    >
+      {extraction === null ? (
+        <p className="text-slate-500">No extraction in this conversation yet.</p>
+      ) : (
+        <ExtractionValues values={extraction.values} />
+      )}
+      {extraction !== null && extraction.promptRevid !== '' && (
+        <p className="mt-2 text-slate-500">Prompt revision {extraction.promptRevid}</p>
+      )}
+    </section>
   );
 }

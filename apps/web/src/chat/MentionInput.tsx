@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { MentionList, optionId } from './MentionList';
-import { filterChoices, type MentionChoice, mentionQueryAt, tokenOf } from './mentions';
+import { filterChoices, type MentionChoice, openMentionAt, tokenOf } from './mentions';
 import { useMentionChoices } from './useMentionChoices';
 
 interface MentionInputProps {
@@ -25,10 +25,11 @@ export function MentionInput({ orgId, value, onChange, chosen, onChoose, onSubmi
   const [active, setActive] = useState(0);
   const { choices, loading } = useMentionChoices(orgId, query !== null);
   const matches = query === null ? [] : filterChoices(choices, query.query);
-  const open = query !== null;
+  // Names have spaces, so a space does not end a mention; one that matches nothing any more does.
+  const open = query !== null && !(matches.length === 0 && !loading && /\s/.test(query.query));
 
   function track(text: string, caret: number) {
-    const next = mentionQueryAt(text, caret);
+    const next = openMentionAt(text, caret, chosen);
     setQuery(next);
     if (next?.query !== query?.query) setActive(0);
   }
@@ -88,7 +89,7 @@ export function MentionInput({ orgId, value, onChange, chosen, onChoose, onSubmi
         id={id}
         ref={box}
         value={value}
-        rows={3}
+        rows={2}
         placeholder={placeholder}
         aria-controls={open ? listId : undefined}
         aria-autocomplete="list"

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { InputProblem } from '../api/client';
 import { AssistantMessage } from './AssistantMessage';
 import type { ChatItem } from './chatItems';
@@ -7,6 +7,7 @@ import { segmentsOf } from './stepGroups';
 import { type Decision, ToolCallCard } from './ToolCallCard';
 import { TurnError } from './TurnError';
 import { UserMessage } from './UserMessage';
+import { useFollowScroll } from './useFollowScroll';
 
 type UserItem = Extract<ChatItem, { kind: 'user' }>;
 
@@ -20,6 +21,8 @@ interface MessageListProps {
   /** The person's answers to the pending calls, by call id. Without onDecide the list is read-only: no approvals. */
   decisions?: Record<string, Decision>;
   onDecide?: (callId: string, decision: Decision) => void;
+  /** Lets the pinned approval approve a pending call as its card would (with the arguments edited there). */
+  onRegisterApprove?: (callId: string, approve: () => void) => () => void;
   /** Checks edited arguments for a tool before they are sent. */
   onValidate?: (tool: string, args: Record<string, unknown>) => Promise<InputProblem[]>;
   /** An approval is being sent. */
@@ -40,30 +43,18 @@ export function MessageList({
   emptyText = 'Ask the agent about this document, or ask it to create a schema, a prompt or tags for it.',
   decisions = {},
   onDecide,
+  onRegisterApprove,
   onValidate,
   busy,
   streaming,
   onResubmit,
   onRetry,
 }: MessageListProps) {
-  const end = useRef<HTMLDivElement>(null);
-  const shownFirst = useRef<string | undefined>(undefined);
-  const first = items[0]?.key;
-  const last = items.at(-1);
-  const lastSize = last?.kind === 'assistant' ? last.text.length + last.thinking.length : 0;
+  const list = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const lastError = items.findLastIndex((item) => item.kind === 'error');
-
-  // Another conversation opens at its latest message; a growing one is followed unless the person reads further up.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the scroll follows the number and size of the items
-  useEffect(() => {
-    const list = end.current?.parentElement;
-    if (!list) return;
-    const switched = shownFirst.current !== first;
-    shownFirst.current = first;
-    if (switched || list.scrollHeight - list.scrollTop - list.clientHeight < 160) {
-      list.scrollTop = list.scrollHeight;
-    }
-  }, [first, items.length, lastSize]);
+  // Another conversation (another first message) opens at its latest message.
+  const { behind, onScroll, jumpToLatest } = useFollowScroll(list, content, items[0]?.key);
 
   function renderItem(item: ChatItem, index: number) {
     switch (item.kind) {
@@ -84,6 +75,7 @@ export function MessageList({
             item={item}
             decision={decisions[item.callId]}
             onDecide={onDecide && ((decision) => onDecide(item.callId, decision))}
+            onRegisterApprove={onRegisterApprove}
             validate={onValidate && ((args) => onValidate(item.name, args))}
             busy={busy}
           />
@@ -103,23 +95,43 @@ export function MessageList({
   }
 
   return (
-    <div role="log" aria-label={label} className="min-h-48 flex-1 space-y-3 overflow-y-auto rounded-md bg-slate-50 p-3">
-      {items.length === 0 && <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>}
-      {segmentsOf(items).map((segment, at, segments) =>
-        segment.kind === 'item' ? (
-          renderItem(segment.item, segment.index)
-        ) : (
-          <StepGroup
-            key={segment.key}
-            step={segment.step}
-            items={segment.items}
-            orgId={orgId}
-            live={streaming && at === segments.length - 1}
-            renderItem={renderItem}
-          />
-        ),
+    <div
+      ref={list}
+      role="log"
+      aria-label={label}
+      onScroll={onScroll}
+      // Relative: the hidden labels (sr-only, absolutely placed) of what is scrolled away stay inside, not below the page.
+      className="relative min-h-0 flex-1 overflow-y-auto overscroll-contain rounded-md bg-slate-50"
+    >
+      <div ref={content} className="space-y-3 p-3">
+        {items.length === 0 && <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>}
+        {segmentsOf(items).map((segment, at, segments) =>
+          segment.kind === 'item' ? (
+            renderItem(segment.item, segment.index)
+          ) : (
+            <StepGroup
+              key={segment.key}
+              step={segment.step}
+              items={segment.items}
+              orgId={orgId}
+              live={streaming && at === segments.length - 1}
+              renderItem={renderItem}
+            />
+          ),
+        )}
+      </div>
+      {behind && (
+        // Sticks to the bottom of the visible part while the person reads further up.
+        <div className="pointer-events-none sticky bottom-2 flex justify-center">
+          <button
+            type="button"
+            onClick={jumpToLatest}
+            className="pointer-events-auto rounded-full border border-slate-300 bg-white px-3 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-slate-500"
+          >
+            Jump to the latest ↓
+          </button>
+        </div>
       )}
-      <div ref={end} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage, type InputProblem } from '../api/client';
 import { Button } from '../components/Button';
 import type { ToolItem, ToolStatus } from './chatItems';
@@ -50,11 +50,14 @@ interface ToolCallCardProps {
   busy?: boolean;
   /** Checks edited arguments against the tool's input schema, as running it would. */
   validate?: (args: Record<string, unknown>) => Promise<InputProblem[]>;
+  /** Offers this card's Approve (with its edited arguments) to the approval pinned above the message box. */
+  onRegisterApprove?: (callId: string, approve: () => void) => () => void;
 }
 
 /** One tool call of the agent: its name, arguments and outcome; a pending one asks for approval. */
-export function ToolCallCard({ item, decision, onDecide, busy, validate }: ToolCallCardProps) {
+export function ToolCallCard({ item, decision, onDecide, busy, validate, onRegisterApprove }: ToolCallCardProps) {
   const labelId = useId();
+  const card = useRef<HTMLElement>(null);
   const pending = item.status === 'pending' && onDecide !== undefined;
   const [draft, setDraft] = useState<string | null>(null);
   const [draftError, setDraftError] = useState<string | null>(null);
@@ -96,8 +99,22 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate }: ToolC
     onDecide?.({ approved: true, arguments: checked.value, always });
   }
 
+  // The pinned approval approves what this card shows: with an edit open, the edit, checked here, in view.
+  const approveHere = useRef<() => Promise<void>>(() => approve(false));
+  approveHere.current = async () => {
+    if (locked) return;
+    if (draft !== null) card.current?.scrollIntoView({ block: 'nearest' });
+    await approve(false);
+  };
+  const offered = pending && decision === undefined;
+  useEffect(
+    () => (offered && onRegisterApprove ? onRegisterApprove(item.callId, () => void approveHere.current()) : undefined),
+    [offered, onRegisterApprove, item.callId],
+  );
+
   return (
     <section
+      ref={card}
       aria-labelledby={labelId}
       className={`rounded-md border bg-white text-sm ${pending ? 'border-amber-300' : item.status === 'failed' ? 'border-red-200' : 'border-slate-200'}`}
     >
@@ -138,7 +155,8 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate }: ToolC
           )}
         </div>
       ) : (
-        <details className="border-t border-slate-100 px-3 py-1.5" open={pending || undefined}>
+        // Folded even while pending: the approval pinned below shows the call, and a long JSON would push the rest away.
+        <details className="border-t border-slate-100 px-3 py-1.5">
           <summary className="cursor-pointer text-xs text-slate-600">Arguments</summary>
           <pre className="mt-1 max-h-64 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-slate-800">
             {formatArguments(item.arguments)}

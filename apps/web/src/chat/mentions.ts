@@ -23,6 +23,20 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
   return { start: at, query };
 }
 
+/**
+ * The mention being typed at the caret, as mentionQueryAt, but none once the @ there starts a
+ * mention already chosen and the caret is past its token: what follows is the message again.
+ */
+export function openMentionAt(text: string, caret: number, chosen: MentionChoice[]): { start: number; query: string } | null {
+  const query = mentionQueryAt(text, caret);
+  if (query === null) return null;
+  const done = chosen.some((choice) => {
+    const token = tokenOf(choice);
+    return text.startsWith(token, query.start) && caret >= query.start + token.length;
+  });
+  return done ? null : query;
+}
+
 export function filterChoices(choices: MentionChoice[], query: string, limit = 12): MentionChoice[] {
   const needle = query.trim().toLowerCase();
   return choices

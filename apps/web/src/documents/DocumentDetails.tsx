@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import type { DocumentSummary } from '../api/types';
-import { orgPath } from '../layout/orgPaths';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { DocumentStateBadge } from './DocumentStateBadge';
+import { DocumentTagsEditor } from './DocumentTagsEditor';
 import { kindLabels } from './documentKinds';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -13,10 +12,6 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
       <dd className="mt-1 text-sm text-slate-900">{children}</dd>
     </div>
   );
-}
-
-function tagFilterPath(orgId: string, tagId: string): string {
-  return `${orgPath(orgId, 'documents')}?${new URLSearchParams({ tags: tagId })}`;
 }
 
 export function DocumentDetails({ orgId, document }: { orgId: string; document: DocumentSummary }) {
@@ -36,17 +31,7 @@ export function DocumentDetails({ orgId, document }: { orgId: string; document: 
         <time dateTime={document.upload_date}>{formatDateTime(document.upload_date)}</time>
       </Detail>
       <Detail label="Tags">
-        {document.tag_ids.length === 0
-          ? 'None'
-          : document.tag_ids.map((tagId) => (
-              <Link
-                key={tagId}
-                to={tagFilterPath(orgId, tagId)}
-                className="mr-1 rounded-full bg-indigo-50 px-2 py-0.5 font-mono text-xs text-indigo-800 hover:bg-indigo-100"
-              >
-                {tagId}
-              </Link>
-            ))}
+        <DocumentTagsEditor orgId={orgId} document={document} />
       </Detail>
       <Detail label="Metadata">
         {metadata.length === 0 ? (

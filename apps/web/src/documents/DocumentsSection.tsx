@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { documentsPageSize, useDeleteDocumentMutation, useDocumentsQuery } from '../api/documents';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
@@ -8,6 +8,7 @@ import { LoadingState } from '../components/LoadingState';
 import { NameSearch } from '../components/NameSearch';
 import { Pagination } from '../components/Pagination';
 import { AutoCreateFilter } from './AutoCreateFilter';
+import { BulkActionsBar } from './BulkActionsBar';
 import { DocumentsTable } from './DocumentsTable';
 import { ActiveTagFilter } from './TagChip';
 import { useDocumentListParams } from './useDocumentListParams';
@@ -19,6 +20,19 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
   const deleteDocument = useDeleteDocumentMutation(orgId);
   const isFiltered = params.nameSearch !== '' || params.tagIds.length > 0 || params.autoCreateStatus !== null;
   const list = documentsQuery.data;
+  const [chosenIds, setChosenIds] = useState<ReadonlySet<string>>(new Set());
+  // Only what is on the page can be chosen: a choice does not follow the list elsewhere.
+  const chosen = (list?.documents ?? []).filter((d) => chosenIds.has(d.id));
+  const everyChosen = list !== undefined && list.documents.length > 0 && chosen.length === list.documents.length;
+
+  function choose(documentId: string, isChosen: boolean) {
+    setChosenIds((current) => {
+      const next = new Set(current);
+      if (isChosen) next.add(documentId);
+      else next.delete(documentId);
+      return next;
+    });
+  }
 
   // Deleting the last document of the last page, or an old link, can leave the list past its end.
   const lastPageSkip = list ? Math.max(0, Math.ceil(list.total_count / documentsPageSize) - 1) * documentsPageSize : 0;
@@ -84,12 +98,26 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
 
       {list && list.total_count > 0 && (
         <>
+          <div className="flex flex-wrap items-center gap-3">
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                className="size-4 rounded border-slate-300"
+                checked={everyChosen}
+                onChange={(event) => setChosenIds(new Set(event.target.checked ? list.documents.map((d) => d.id) : []))}
+              />
+              Choose all on this page
+            </label>
+          </div>
+          {chosen.length > 0 && <BulkActionsBar orgId={orgId} selected={chosen} onClear={() => setChosenIds(new Set())} />}
           <DocumentsTable
             orgId={orgId}
             documents={list.documents}
             onTagSelect={selectTag}
             onDelete={confirmDelete}
             deletingId={deleteDocument.isPending ? (deleteDocument.variables ?? null) : null}
+            chosen={chosenIds}
+            onChoose={choose}
           />
           <Pagination
             label="Pages of documents"

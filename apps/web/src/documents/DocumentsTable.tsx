@@ -19,14 +19,25 @@ interface DocumentsTableProps {
   onDelete: (document: DocumentSummary) => void;
   /** The document whose deletion is under way, if any. */
   deletingId: string | null;
+  /** The documents chosen for a bulk action, by id. */
+  chosen: ReadonlySet<string>;
+  onChoose: (documentId: string, chosen: boolean) => void;
 }
 
-export function DocumentsTable({ orgId, documents, onTagSelect, onDelete, deletingId }: DocumentsTableProps) {
+export function DocumentsTable({ orgId, documents, onTagSelect, onDelete, deletingId, chosen, onChoose }: DocumentsTableProps) {
   return (
     <DataTable columns={COLUMNS}>
       {documents.map((document) => (
         <tr key={document.id} className="align-top">
           <td className="max-w-72 px-4 py-2.5">
+            {/* In the name's cell, so that the columns keep their places. */}
+            <input
+              type="checkbox"
+              className="mr-2 size-4 rounded border-slate-300 align-[-3px]"
+              aria-label={`Choose ${document.document_name}`}
+              checked={chosen.has(document.id)}
+              onChange={(event) => onChoose(document.id, event.target.checked)}
+            />
             <Link
               to={documentPagePath(orgId, document.id)}
               className="font-medium break-words text-slate-900 underline-offset-2 hover:underline"

@@ -12,6 +12,9 @@ interface ResultFieldProps {
   onChange: (draft: FieldDraft) => void;
 }
 
+/** Past this many characters a text value is edited in a text area. */
+const LONG_TEXT = 60;
+
 /** What is wrong with the field, each problem with its path when it is about a part of the field. */
 function problemText(name: string, problems: InputProblem[]): string | undefined {
   if (problems.length === 0) return undefined;
@@ -61,6 +64,28 @@ export function ResultField({ name, draft, problems, disabled, onChange }: Resul
           describedBy={error ? errorId : undefined}
           spellCheck={false}
           onChange={(event) => onChange({ kind: 'json', text: event.target.value })}
+        />
+        {error && (
+          <p id={errorId} className="mt-1 text-xs text-red-700">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  // Long text (a summary, an address) gets room to be read and edited, growing with its lines.
+  if (draft.kind === 'string' && (draft.text.length > LONG_TEXT || draft.text.includes('\n'))) {
+    return (
+      <div>
+        <TextAreaField
+          label={name}
+          rows={Math.min(10, Math.max(2, draft.text.split('\n').length, Math.ceil(draft.text.length / 45)))}
+          value={draft.text}
+          disabled={disabled}
+          invalid={Boolean(error)}
+          describedBy={error ? errorId : undefined}
+          onChange={(event) => onChange({ kind: 'string', text: event.target.value })}
         />
         {error && (
           <p id={errorId} className="mt-1 text-xs text-red-700">

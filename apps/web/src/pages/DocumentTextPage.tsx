@@ -8,17 +8,14 @@ import { ChatPanel } from '../chat/ChatPanel';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
-import { DocumentDetails } from '../documents/DocumentDetails';
 import { DocumentHeader } from '../documents/DocumentHeader';
-import { DocumentStateBadge } from '../documents/DocumentStateBadge';
 import { DocumentText } from '../documents/DocumentText';
-import { kindLabels } from '../documents/documentKinds';
 import { ExtractionPanel } from '../extraction/ExtractionPanel';
 import { useCurrentOrg } from '../layout/OrgRoute';
 import { orgPath } from '../layout/orgPaths';
 import { ThreePanelLayout } from '../layout/panels/ThreePanelLayout';
 import { type PanelPrefs, usePanelPrefs } from '../layout/panels/usePanelPrefs';
-import { formatBytes } from '../lib/format';
+import { Workspace } from '../layout/panels/Workspace';
 import { DocumentViewer } from '../viewer/DocumentViewer';
 import { ViewerToolbar } from '../viewer/ViewerToolbar';
 
@@ -52,28 +49,6 @@ function CenterViewSwitch({ view, onChange }: { view: CenterView; onChange: (nex
   );
 }
 
-/** The document's details, folded to one line so that the panels get the room. */
-function DetailsDisclosure({ orgId, document }: { orgId: string; document: DocumentSummary }) {
-  return (
-    <details className="group rounded-lg border border-slate-200 bg-white">
-      <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm text-slate-700 select-none">
-        <span className="font-medium text-slate-900">Details</span>
-        <span>{kindLabels[document.kind]}</span>
-        <DocumentStateBadge state={document.state} error={null} />
-        <span>
-          {document.page_count === null ? '' : `${document.page_count} ${document.page_count === 1 ? 'page' : 'pages'} · `}
-          {formatBytes(document.size_bytes)}
-        </span>
-        <span className="ml-auto text-xs text-slate-500 group-open:hidden">Show</span>
-        <span className="ml-auto hidden text-xs text-slate-500 group-open:inline">Hide</span>
-      </summary>
-      <div className="border-t border-slate-200 p-2">
-        <DocumentDetails orgId={orgId} document={document} />
-      </div>
-    </details>
-  );
-}
-
 type LeftTab = 'extraction';
 
 const leftTabs: { id: LeftTab; label: string }[] = [{ id: 'extraction', label: 'Extraction' }];
@@ -85,6 +60,7 @@ const leftTabs: { id: LeftTab; label: string }[] = [{ id: 'extraction', label: '
 function DocumentPanels({ orgId, document }: { orgId: string; document: DocumentSummary }) {
   const [prefs, updatePrefs] = usePanelPrefs();
   const [leftTab, setLeftTab] = useState<LeftTab>('extraction');
+  const [chatControls, setChatControls] = useState<HTMLDivElement | null>(null);
   const baseId = useId();
 
   const viewSwitch = <CenterViewSwitch view={prefs.centerView} onChange={(centerView) => updatePrefs({ centerView })} />;
@@ -140,8 +116,15 @@ function DocumentPanels({ orgId, document }: { orgId: string; document: Document
       right={{
         name: 'agent panel',
         title: 'Agent',
-        header: <h2 className="py-2.5 text-sm font-semibold text-slate-900">Agent</h2>,
-        children: <ChatPanel orgId={orgId} document={document} />,
+        // The agent's row of controls goes into the header: the conversation gets that row's height.
+        header: (
+          <>
+            <h2 className="sr-only">Agent</h2>
+            <div ref={setChatControls} className="py-1.5" />
+          </>
+        ),
+        children: <ChatPanel orgId={orgId} document={document} controlsSlot={chatControls} />,
+        fill: true,
       }}
     />
   );
@@ -177,18 +160,22 @@ function DocumentView({ orgId, documentId }: { orgId: string; documentId: string
 
   const document = documentQuery.data;
   return (
-    <div className="space-y-3">
-      <DocumentHeader orgId={orgId} document={document} />
-      {documentQuery.isError && (
-        <ErrorAlert
-          title="Could not refresh the document"
-          error={documentQuery.error}
-          onRetry={() => void documentQuery.refetch()}
-        />
-      )}
-      <DetailsDisclosure orgId={orgId} document={document} />
+    <Workspace
+      header={
+        <>
+          <DocumentHeader orgId={orgId} document={document} />
+          {documentQuery.isError && (
+            <ErrorAlert
+              title="Could not refresh the document"
+              error={documentQuery.error}
+              onRetry={() => void documentQuery.refetch()}
+            />
+          )}
+        </>
+      }
+    >
       <DocumentPanels orgId={orgId} document={document} />
-    </div>
+    </Workspace>
   );
 }
 

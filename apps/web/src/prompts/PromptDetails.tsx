@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../api/client';
-import { useDeletePromptMutation, usePromptVersionsQuery } from '../api/prompts';
+import { useDefaultPromptId, useDeletePromptMutation, usePromptVersionsQuery } from '../api/prompts';
 import { Button } from '../components/Button';
 import { DetailHeader } from '../components/DetailHeader';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -18,6 +18,7 @@ export function PromptDetails({ orgId, promptId }: { orgId: string; promptId: st
   const navigate = useNavigate();
   const versionsQuery = usePromptVersionsQuery(orgId, promptId);
   const deletePrompt = useDeletePromptMutation(orgId);
+  const defaultPromptId = useDefaultPromptId(orgId);
   const requestedVersion = useShownVersion();
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const listPath = orgPath(orgId, 'prompts');
@@ -47,9 +48,15 @@ export function PromptDetails({ orgId, promptId }: { orgId: string; promptId: st
   return (
     <div className="space-y-6">
       <DetailHeader backTo={listPath} backLabel="All prompts" title={current.name} version={current.prompt_version}>
-        <Button variant="danger" disabled={deletePrompt.isPending} onClick={confirmDelete}>
-          Delete prompt
-        </Button>
+        {promptId === defaultPromptId ? (
+          <span className="text-sm text-slate-500">
+            The default prompt runs on every document; edit it, it cannot be deleted.
+          </span>
+        ) : (
+          <Button variant="danger" disabled={deletePrompt.isPending} onClick={confirmDelete}>
+            Delete prompt
+          </Button>
+        )}
       </DetailHeader>
       {deletePrompt.isError && <ErrorAlert title="Could not delete the prompt" error={deletePrompt.error} />}
       {versionsQuery.isError && (

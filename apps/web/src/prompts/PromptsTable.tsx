@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { ListedPrompt, Prompt } from '../api/prompts';
+import { type ListedPrompt, type Prompt, useDefaultPromptId } from '../api/prompts';
 import { Button } from '../components/Button';
 import { DataTable } from '../components/DataTable';
 import { documentPagePath, promptPagePath } from '../layout/orgPaths';
@@ -37,6 +37,7 @@ function PendingReviewMark({ orgId, documentId }: { orgId: string; documentId: s
 }
 
 export function PromptsTable({ orgId, prompts, onDelete, deletingId }: PromptsTableProps) {
+  const defaultPromptId = useDefaultPromptId(orgId);
   return (
     <DataTable columns={COLUMNS}>
       {prompts.map((prompt) => (
@@ -64,15 +65,21 @@ export function PromptsTable({ orgId, prompts, onDelete, deletingId }: PromptsTa
             <time dateTime={prompt.created_at}>{formatDateTime(prompt.created_at)}</time>
           </td>
           <td className="px-4 py-2.5 text-right">
-            <Button
-              variant="danger"
-              className="px-2.5 py-1 text-xs"
-              aria-label={`Delete prompt ${prompt.name}`}
-              disabled={deletingId === prompt.prompt_id}
-              onClick={() => onDelete(prompt)}
-            >
-              Delete
-            </Button>
+            {prompt.prompt_id === defaultPromptId ? (
+              <span className="text-xs text-slate-500" title="It runs on every document, so it stays; edit it instead.">
+                Default
+              </span>
+            ) : (
+              <Button
+                variant="danger"
+                className="px-2.5 py-1 text-xs"
+                aria-label={`Delete prompt ${prompt.name}`}
+                disabled={deletingId === prompt.prompt_id}
+                onClick={() => onDelete(prompt)}
+              >
+                Delete
+              </Button>
+            )}
           </td>
         </tr>
       ))}

@@ -26,14 +26,7 @@ export function AutoCreateSettingsForm({ orgId, settings, readOnly }: AutoCreate
   }
 
   return (
-    <form aria-label="Auto-create" onSubmit={handleSubmit} className="space-y-4 border-t border-slate-200 pt-5">
-      <div>
-        <h3 className="text-sm font-semibold text-slate-900">Auto-create on upload</h3>
-        <p className="mt-1 text-sm text-slate-600">
-          The agent proposes a schema and a prompt for a new document and runs the extraction; people review the proposal on the
-          document's page.
-        </p>
-      </div>
+    <form aria-label="Auto-create" onSubmit={handleSubmit} className="space-y-4">
       <div className="flex items-start gap-2 text-sm">
         <input
           id={checkboxId}

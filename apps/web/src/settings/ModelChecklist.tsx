@@ -22,7 +22,7 @@ export function ModelChecklist({ legend, hint, models, checked, disabled, onChan
       {models.length === 0 ? (
         <p className="mt-1 text-sm text-slate-500">No models are available.</p>
       ) : (
-        <ul className="mt-2 grid gap-1 sm:grid-cols-2">
+        <ul className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
           {models.map((model) => (
             <li key={model}>
               <label className="flex items-center gap-2 font-mono text-xs text-slate-800">

@@ -4,6 +4,7 @@ import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { SelectField } from '../components/SelectField';
 import { TextField } from '../components/TextField';
+import { usd } from './LlmSettingsGate';
 import { ModelChecklist } from './ModelChecklist';
 
 interface ModelChoicesFormProps {
@@ -49,24 +50,37 @@ export function ModelChoicesForm({ orgId, settings, readOnly }: ModelChoicesForm
 
   return (
     <form aria-label="Model choices" onSubmit={handleSubmit} noValidate className="space-y-4">
-      <SelectField
-        label="Default model"
-        className="max-w-sm"
-        value={defaultModel}
-        disabled={disabled}
-        hint="Prompts set to the organization default run with it."
-        onChange={(event) => setDefaultModel(event.target.value)}
-      >
-        <option value="">Server default{settings.effective_default_model ? ` (${settings.effective_default_model})` : ''}</option>
-        {enabledList.map((model) => (
-          <option key={model} value={model}>
-            {model}
+      {/* Side by side: both are one value, and the page then fits the window. */}
+      <div className="grid gap-4 md:grid-cols-2">
+        <SelectField
+          label="Default model"
+          value={defaultModel}
+          disabled={disabled}
+          hint="Prompts set to the organization default run with it."
+          onChange={(event) => setDefaultModel(event.target.value)}
+        >
+          <option value="">
+            Server default{settings.effective_default_model ? ` (${settings.effective_default_model})` : ''}
           </option>
-        ))}
-        {defaultModel !== '' && !enabledList.includes(defaultModel) && (
-          <option value={defaultModel}>{defaultModel} (not available)</option>
-        )}
-      </SelectField>
+          {enabledList.map((model) => (
+            <option key={model} value={model}>
+              {model}
+            </option>
+          ))}
+          {defaultModel !== '' && !enabledList.includes(defaultModel) && (
+            <option value={defaultModel}>{defaultModel} (not available)</option>
+          )}
+        </SelectField>
+        <TextField
+          label="Monthly limit (USD)"
+          inputMode="decimal"
+          value={limit}
+          disabled={disabled}
+          error={limitError}
+          hint={`Empty: no limit. Runs are refused once the month's spend reaches it; spent this month: ${usd.format(settings.spent_this_month_usd)}.`}
+          onChange={(event) => setLimit(event.target.value)}
+        />
+      </div>
       <ModelChecklist
         legend="Enabled models"
         hint="The models prompts may use. All checked: every available model, including ones added later."
@@ -82,16 +96,6 @@ export function ModelChoicesForm({ orgId, settings, readOnly }: ModelChoicesForm
         checked={chat}
         disabled={disabled}
         onChange={setChat}
-      />
-      <TextField
-        label="Monthly limit (USD)"
-        className="max-w-xs"
-        inputMode="decimal"
-        value={limit}
-        disabled={disabled}
-        error={limitError}
-        hint="Empty: no limit. Runs are refused once this month's spend reaches it."
-        onChange={(event) => setLimit(event.target.value)}
       />
       {update.isError && <ErrorAlert title="Could not save the model settings" error={update.error} />}
       {update.isSuccess && <p className="text-sm text-emerald-700">Saved.</p>}

@@ -45,8 +45,15 @@ export function ProviderForm({ orgId, provider, models, canStoreKeys }: Provider
   }
 
   return (
-    <details className="rounded-md border border-slate-200" open={provider.key_source === 'organization'}>
-      <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-slate-900">
+    // An open form takes the whole row of the grid it sits in, so that its fields keep their width.
+    <details
+      className="min-w-0 rounded-md border border-slate-200 open:col-span-full"
+      open={provider.key_source === 'organization'}
+    >
+      <summary
+        className="cursor-pointer truncate px-4 py-2 text-sm font-medium text-slate-900"
+        title={`${provider.label}: key and endpoint`}
+      >
         {provider.label}: key and endpoint
       </summary>
       <form aria-label={`${provider.label} provider`} onSubmit={handleSubmit} noValidate className="space-y-3 px-4 pt-1 pb-3">

@@ -3,19 +3,21 @@ import type { KeySource, LlmProvider } from '../api/llmSettings';
 const keySourceLabels: Record<KeySource, string> = {
   organization: 'Organization key',
   environment: 'Environment',
-  none: '—',
+  none: '',
 };
+
+const CELL = 'py-1 pr-4 align-top';
 
 function EnvNames({ provider }: { provider: LlmProvider }) {
   return (
-    <span className="font-mono text-xs">
-      {provider.api_key_env && <span className="block">{provider.api_key_env}</span>}
-      <span className="block">{provider.base_url_env}</span>
+    <span className="flex flex-wrap gap-x-2 font-mono text-xs">
+      {provider.api_key_env && <span>{provider.api_key_env}</span>}
+      <span>{provider.base_url_env}</span>
     </span>
   );
 }
 
-/** Each provider the server knows, and whether and how it is configured. */
+/** Each provider the server knows, whether and how it is configured, and the variables that configure it. */
 export function ProvidersTable({ providers }: { providers: LlmProvider[] }) {
   return (
     <div className="overflow-x-auto">
@@ -29,12 +31,6 @@ export function ProvidersTable({ providers }: { providers: LlmProvider[] }) {
               Configured
             </th>
             <th scope="col" className="py-2 pr-4">
-              Key source
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Key
-            </th>
-            <th scope="col" className="py-2 pr-4">
               Base URL
             </th>
             <th scope="col" className="py-2">
@@ -45,22 +41,26 @@ export function ProvidersTable({ providers }: { providers: LlmProvider[] }) {
         <tbody className="divide-y divide-slate-100 text-slate-800">
           {providers.map((provider) => (
             <tr key={provider.name}>
-              <th scope="row" className="py-2 pr-4 font-medium">
+              <th scope="row" className={`${CELL} font-medium`}>
                 {provider.label}
               </th>
-              <td className="py-2 pr-4">
+              <td className={`${CELL} whitespace-nowrap`}>
                 {provider.configured ? (
-                  <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">Configured</span>
+                  <>
+                    <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">
+                      Configured
+                    </span>
+                    <span className="ml-2">{keySourceLabels[provider.key_source]}</span>
+                    {provider.api_key_preview && <span className="ml-2 font-mono text-xs">{provider.api_key_preview}</span>}
+                  </>
                 ) : (
                   <span className="text-slate-500">Not configured</span>
                 )}
               </td>
-              <td className="py-2 pr-4">{keySourceLabels[provider.key_source]}</td>
-              <td className="py-2 pr-4 font-mono text-xs">{provider.api_key_preview ?? '—'}</td>
-              <td className="max-w-56 truncate py-2 pr-4 font-mono text-xs" title={provider.base_url ?? undefined}>
+              <td className={`${CELL} max-w-48 truncate font-mono text-xs`} title={provider.base_url ?? undefined}>
                 {provider.base_url ?? '—'}
               </td>
-              <td className="py-2">
+              <td className="py-1 align-top">
                 <EnvNames provider={provider} />
               </td>
             </tr>

@@ -1,5 +1,5 @@
 import { type ReactNode, useRef, useState } from 'react';
-import { useElementWidth } from './useElementWidth';
+import { useElementWidth } from '../lib/useElementWidth';
 import { ViewerToolbar, type Zoom, ZoomControls } from './ViewerToolbar';
 
 const IMAGE_MARGIN = 32;

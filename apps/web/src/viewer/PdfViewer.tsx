@@ -4,7 +4,7 @@ import 'pdfjs-dist/web/pdf_viewer.css';
 import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
-import { useElementWidth } from './useElementWidth';
+import { useElementWidth } from '../lib/useElementWidth';
 import { ToolbarButton, ViewerToolbar, type Zoom, ZoomControls } from './ViewerToolbar';
 
 // Vite bundles the worker as its own asset and gives its URL here.

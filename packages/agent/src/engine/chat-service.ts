@@ -186,6 +186,18 @@ export async function getThread(
   return deps.threads.get(access, subject, threadId);
 }
 
+/** Renames a thread of this user (on `subject` when the route names one, which its pack checks). */
+export async function renameThread(
+  deps: ChatDeps,
+  access: OrgAccess,
+  subject: Subject | undefined,
+  threadId: string,
+  title: string,
+): Promise<ThreadSummary> {
+  if (subject) await deps.engine.subjects.find(deps.engine.services, access, subject);
+  return deps.threads.rename(access, subject, threadId, title);
+}
+
 export async function deleteThread(
   deps: ChatDeps,
   access: OrgAccess,

@@ -127,6 +127,27 @@ export class ThreadStore {
     return row.strategy;
   }
 
+  /**
+   * Gives a thread of this user another title. Its `updatedAt` stays: it says when the
+   * conversation last changed, which is what the thread list is ordered and grouped by.
+   */
+  async rename(access: OrgAccess, subject: Subject | undefined, threadId: string, title: string): Promise<ThreadSummary> {
+    const trimmed = title.trim().replace(/\s+/g, ' ');
+    if (trimmed === '') throw invalidInput('title must not be empty.');
+    const [row] = await this.db
+      .update(agentThreads)
+      .set({ title: trimmed.slice(0, MAX_TITLE) })
+      .where(and(this.ofUser(access, subject), eq(agentThreads.id, threadId)))
+      .returning({
+        id: agentThreads.id,
+        title: agentThreads.title,
+        createdAt: agentThreads.createdAt,
+        updatedAt: agentThreads.updatedAt,
+      });
+    if (!row) throw notFound(`Thread ${threadId}`);
+    return row;
+  }
+
   async delete(access: OrgAccess, subject: Subject | undefined, threadId: string): Promise<void> {
     const deleted = await this.db
       .delete(agentThreads)

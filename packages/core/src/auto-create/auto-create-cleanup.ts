@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { promptRevisions, prompts, schemaRevisions, schemas } from '../db/schema.ts';
+import { settleExtractionStates } from '../extraction/extraction-state.ts';
+import { documentsShapedByPrompts, forgetOutcomesOfRevisions } from '../extraction/prompt-outcomes.ts';
 
 /**
  * The name an auto-create run acts under (a revision's created_by). Every schema and prompt
@@ -23,19 +25,24 @@ export interface CleanupCount {
 export async function deleteAutoCreated(db: Db, orgId: string, documentId: string): Promise<CleanupCount> {
   const actor = autoCreateActor(documentId);
   const ownPrompts = db.select({ id: prompts.id }).from(prompts).where(eq(prompts.orgId, orgId));
-  const createdPrompts = await db
-    .delete(prompts)
-    .where(
-      and(
-        eq(prompts.orgId, orgId),
-        sql`exists (select 1 from ${promptRevisions} r where r.prompt_id = ${prompts.id} and r.version = 1 and r.created_by = ${actor})`,
-      ),
-    )
-    .returning({ id: prompts.id });
+  const madeByRun = and(
+    eq(prompts.orgId, orgId),
+    sql`exists (select 1 from ${promptRevisions} r where r.prompt_id = ${prompts.id} and r.version = 1 and r.created_by = ${actor})`,
+  );
+  // What the run's extractions did to documents' states is undone with them (extraction-state.ts).
+  const shaped = await documentsShapedByPrompts(db, db.select({ id: prompts.id }).from(prompts).where(madeByRun));
+  const createdPrompts = await db.delete(prompts).where(madeByRun).returning({ id: prompts.id });
   const addedPromptVersions = await db
     .delete(promptRevisions)
     .where(and(eq(promptRevisions.createdBy, actor), inArray(promptRevisions.promptId, ownPrompts)))
     .returning({ id: promptRevisions.id });
+  shaped.push(
+    ...(await forgetOutcomesOfRevisions(
+      db,
+      addedPromptVersions.map((r) => r.id),
+    )),
+  );
+  await settleExtractionStates(db, shaped);
 
   const ownSchemas = db.select({ id: schemas.id }).from(schemas).where(eq(schemas.orgId, orgId));
   const createdSchemas = await db

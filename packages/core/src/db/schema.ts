@@ -188,9 +188,15 @@ export const documents = pgTable(
     autoCreateAttempts: integer('auto_create_attempts').notNull().default(0),
     autoCreateStartedAt: timestamp('auto_create_started_at', { withTimezone: true }),
     autoCreateDoneAt: timestamp('auto_create_done_at', { withTimezone: true }),
+    /**
+     * Since when the document's prompts wait for a model: their job found no LLM provider. Set
+     * only then, so that configuring one schedules exactly the documents left behind.
+     */
+    llmWaitingSince: timestamp('llm_waiting_since', { withTimezone: true }),
   },
   (t) => [
     index('documents_org_uploaded_idx').on(t.orgId, t.uploadedAt, t.id),
+    index('documents_llm_waiting_idx').on(t.orgId, t.llmWaitingSince).where(sql`llm_waiting_since is not null`),
     index('documents_org_auto_create_idx').on(t.orgId, t.autoCreateStatus),
     index('documents_tags_idx').using('gin', t.tagIds),
     // Name search is ILIKE '%text%': only a trigram index serves a pattern with a leading wildcard.
@@ -340,6 +346,30 @@ export const extractionResults = pgTable(
     uniqueIndex('extraction_results_doc_rev_idx').on(t.documentId, t.promptRevid),
     index('extraction_results_prompt_idx').on(t.promptId),
   ],
+);
+
+/**
+ * The latest outcome of running a prompt on a document, whichever path ran it (the job after the
+ * text, the API, the agent): the document's llm_* state is decided from these rows. One row per
+ * (document, prompt), not per revision: a newer revision's success answers for the prompt.
+ */
+export const extractionOutcomes = pgTable(
+  'extraction_outcomes',
+  {
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    promptId: text('prompt_id')
+      .notNull()
+      .references(() => prompts.id, { onDelete: 'cascade' }),
+    /** The revision that ran; no reference, since a removed revision does not undo what its run did. */
+    promptRevid: text('prompt_revid').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    /** Why the run failed, for people to read; null after a success. */
+    error: text('error'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.promptId] }), index('extraction_outcomes_prompt_idx').on(t.promptId)],
 );
 
 /** An organization's model choices and spending limit; no row means the server's defaults. */

@@ -1,13 +1,15 @@
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import type { Db } from '../db/database.ts';
 import { getDocumentPageTexts } from '../documents/document-text.ts';
-import { DomainError, invalidInput } from '../errors.ts';
+import { DomainError, invalidInput, isDomainError } from '../errors.ts';
 import { callLlm, type LlmCallContext } from '../llm/llm-call.ts';
 import type { ModelRegistry } from '../llm/model-registry.ts';
 import type { TokenUsage } from '../llm/usage.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
 import type { ResponseFormat, SchemaProblem } from '../schemas/schema-validation.ts';
+import { failureMessage } from '../scrub-errors.ts';
 import { type ExtractionResult, findExtractionResult, saveExtractionResult } from './extraction-results.ts';
+import { recordPromptOutcome } from './prompt-outcomes.ts';
 import { checkValue, schemaOfPrompt } from './result-check.ts';
 
 export interface ExtractionServices {
@@ -39,22 +41,26 @@ const describeProblems = (problems: SchemaProblem[]) =>
     .map((p) => `${p.path || '(root)'}: ${p.message}`)
     .join('; ');
 
+export interface RunExtractionOptions {
+  force?: boolean;
+  signal?: AbortSignal;
+  /** Told of every model call's tokens and cost (an agent turn counts its tools' calls in its usage). */
+  onUsage?: (usage: TokenUsage, costUsd: number | null) => void;
+}
+
 /**
  * Runs a prompt revision on a document's text and stores the answer. Without `force` a stored
  * result of that revision is returned as it is. The answer must be a JSON object satisfying the
- * prompt's schema; when it is not, the model is asked once more with what was wrong.
+ * prompt's schema; when it is not, the model is asked once more with what was wrong. How the run
+ * ended is recorded as the prompt's latest outcome on the document, which settles the document's
+ * state (extraction-state.ts), whoever asked for the run.
  */
 export async function runExtraction(
   services: ExtractionServices,
   orgId: string,
   documentId: string,
   promptRevid: string,
-  options: {
-    force?: boolean;
-    signal?: AbortSignal;
-    /** Told of every model call's tokens and cost (an agent turn counts its tools' calls in its usage). */
-    onUsage?: (usage: TokenUsage, costUsd: number | null) => void;
-  } = {},
+  options: RunExtractionOptions = {},
 ): Promise<{ result: ExtractionResult; reused: boolean }> {
   const { db } = services;
   const prompt = await resolvePromptRevision(db, orgId, promptRevid);
@@ -62,7 +68,39 @@ export async function runExtraction(
     const stored = await findExtractionResult(db, orgId, documentId, prompt.promptRevid);
     if (stored) return { result: stored, reused: true };
   }
-  const { document, pages } = await getDocumentPageTexts(db, orgId, documentId);
+  // A document that is not there, or has no text yet, is no outcome of the prompt: nothing ran.
+  const texts = await getDocumentPageTexts(db, orgId, documentId);
+  let result: ExtractionResult;
+  try {
+    result = await extract(services, orgId, prompt, texts, options);
+  } catch (error) {
+    if (isPromptOutcome(error, options.signal)) {
+      await recordPromptOutcome(db, documentId, prompt, { succeeded: false, error: failureMessage(error) });
+    }
+    throw error;
+  }
+  await recordPromptOutcome(db, documentId, prompt, { succeeded: true });
+  return { result, reused: false };
+}
+
+/**
+ * Whether a failed run says something about the prompt on this document. A stopped run (the
+ * caller aborted) does not, nor does a server with no provider at all: then nothing was tried,
+ * and the prompts' job leaves the document waiting for a model instead (waiting-for-model.ts).
+ */
+const isPromptOutcome = (error: unknown, signal: AbortSignal | undefined) =>
+  !signal?.aborted && !(isDomainError(error) && error.kind === 'unavailable');
+
+/** Asks the model (twice at most) and stores its answer. */
+async function extract(
+  services: ExtractionServices,
+  orgId: string,
+  prompt: PromptRevision,
+  { document, pages }: Awaited<ReturnType<typeof getDocumentPageTexts>>,
+  options: RunExtractionOptions,
+): Promise<ExtractionResult> {
+  const { db } = services;
+  const documentId = document.id;
   const text = pages.map((p) => p.text).join('\n\n');
   if (text.length > MAX_EXTRACTION_CHARS) {
     throw invalidInput(
@@ -104,8 +142,7 @@ export async function runExtraction(
     );
   }
   options.signal?.throwIfAborted();
-  const result = await saveExtractionResult(db, orgId, documentId, prompt, first.model.id, answer.value);
-  return { result, reused: false };
+  return saveExtractionResult(db, orgId, documentId, prompt, first.model.id, answer.value);
 }
 
 function userMessage(prompt: PromptRevision, documentName: string, pageCount: number, text: string): string {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { loginFailures } from '../db/schema.ts';
-import { badCredentials, DomainError } from '../errors.ts';
+import { badSignIn, DomainError } from '../errors.ts';
 import { type Account, describeAccount } from './account.ts';
 import { verifyPassword } from './secrets.ts';
 import { createSession, type SessionInfo } from './sessions.ts';
@@ -45,7 +45,7 @@ export async function login(
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok) {
     for (const { key } of keys) await recordFailure(db, key, limits.windowSeconds);
-    throw badCredentials();
+    throw badSignIn();
   }
   await db.delete(loginFailures).where(eq(loginFailures.key, keys[0]!.key));
   const session = await createSession(db, user.id);

@@ -7,6 +7,7 @@ import type { TextExtractionScheduler } from '../documents/documents.ts';
 import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
 import { runDocumentExtractions } from '../extraction/extraction-job.ts';
 import type { ExtractionServices } from '../extraction/run-extraction.ts';
+import { resumeWaitingExtractions, type WaitingExtractionsScheduler } from '../extraction/waiting-for-model.ts';
 import { failureMessage, withoutUserContent } from '../scrub-errors.ts';
 
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
@@ -14,6 +15,8 @@ export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
 export const LLM_EXTRACTION_QUEUE = 'llm-extraction';
 /** Runs the headless agent on a document whose upload asked for auto-create, once its text is ready. */
 export const AUTO_CREATE_QUEUE = 'auto-create';
+/** Queues the prompts of documents that waited for a model, once there is one (`{orgId?}`; none: every organization). */
+export const WAITING_EXTRACTIONS_QUEUE = 'waiting-extractions';
 
 /**
  * The headless auto-create run of one document. It lives in the agent package, above core, so
@@ -73,7 +76,7 @@ async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
  * The durable job queue (pg-boss) on the application database: embedded PGlite or the
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
-export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
+export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, WaitingExtractionsScheduler {
   private readonly boss: PgBoss;
 
   private constructor(boss: PgBoss) {
@@ -119,6 +122,9 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
       [TEXT_EXTRACTION_QUEUE, queueOptions, 'standard'],
       [LLM_EXTRACTION_QUEUE, llmQueueOptions, 'standard'],
       [AUTO_CREATE_QUEUE, autoCreateQueueOptions, 'exclusive'],
+      // One run per organization (or of all) running and one queued: a request made while a run is
+      // past the point that would have seen its provider queues the next one.
+      [WAITING_EXTRACTIONS_QUEUE, queueOptions, 'stately'],
     ] as const) {
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, { ...settings, policy });
@@ -150,6 +156,13 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
           runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit }),
         );
       });
+      await boss.work<{ orgId?: string }, void, typeof workOptions>(WAITING_EXTRACTIONS_QUEUE, workOptions, async ([job]) => {
+        if (!job) return;
+        const send = async (documentId: string, id: string) => {
+          await boss.send(LLM_EXTRACTION_QUEUE, { documentId }, { id });
+        };
+        await settled(() => resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId));
+      });
       const { autoCreate } = services;
       // Without a runner (core on its own, no agent) documents asking for auto-create stay pending.
       if (autoCreate) {
@@ -159,7 +172,10 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
         });
       }
     }
-    return new JobQueue(boss);
+    const queue = new JobQueue(boss);
+    // The environment may have brought a provider since the last start: documents left waiting go now.
+    await queue.scheduleWaitingExtractions();
+    return queue;
   }
 
   async scheduleTextExtraction(documentId: string): Promise<void> {
@@ -168,6 +184,11 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler {
 
   async scheduleAutoCreate(documentId: string): Promise<void> {
     await sendAutoCreate(this.boss, documentId);
+  }
+
+  async scheduleWaitingExtractions(orgId?: string): Promise<void> {
+    const data = orgId === undefined ? {} : { orgId };
+    await this.boss.send(WAITING_EXTRACTIONS_QUEUE, data, { singletonKey: orgId ?? '*' });
   }
 
   /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */

@@ -1,3 +1,4 @@
+import type { WaitingExtractionsScheduler } from '../extraction/waiting-for-model.ts';
 import type { OrgAccess } from '../identity/access.ts';
 import { type OrgLlmSettings, type ProviderChange, setOrgProvider, updateOrgLlmSettings } from './llm-settings.ts';
 import { PROVIDER_NAMES, PROVIDERS, type ProviderName } from './model-catalog.ts';
@@ -65,7 +66,20 @@ export async function changeLlmSettings(registry: ModelRegistry, access: OrgAcce
   return describeLlmSettings(registry, access);
 }
 
-export async function changeLlmProvider(registry: ModelRegistry, access: OrgAccess, provider: string, change: ProviderChange) {
+/**
+ * Changes a provider's settings. When the organization has a provider afterwards, the documents
+ * whose prompts waited for one are handed to their jobs (the web app promises they run "once a
+ * model is available").
+ */
+export async function changeLlmProvider(
+  registry: ModelRegistry,
+  waiting: WaitingExtractionsScheduler,
+  access: OrgAccess,
+  provider: string,
+  change: ProviderChange,
+) {
   await setOrgProvider(registry.db, registry.options.secretBox, access, provider, change);
-  return describeLlmSettings(registry, access);
+  const overview = await describeLlmSettings(registry, access);
+  if (overview.providers.some((p) => p.configured)) await waiting.scheduleWaitingExtractions(access.orgId);
+  return overview;
 }

@@ -47,15 +47,12 @@ const splitList = (value: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** The sentence every "nothing is configured" error ends with. */
-// Local endpoints are set up by their base URL (a key is optional), the others by their key.
-export const CONFIGURE_PROVIDER_HINT = `Set ${PROVIDER_NAMES.map((p) =>
-  PROVIDERS[p].local ? PROVIDERS[p].baseUrlEnv : PROVIDERS[p].apiKeyEnv,
-)
-  .filter((v, i, all) => all.indexOf(v) === i)
-  .join(
-    ', ',
-  )} in the server's environment (one is enough, e.g. OPENAI_API_KEY) and restart it, or add a provider key in Settings → Models.`;
+/**
+ * The sentence every "nothing is configured" error ends with: where a person fixes it first, the
+ * environment second (the README lists every provider's variables).
+ */
+export const CONFIGURE_PROVIDER_HINT =
+  "An admin can add a provider's key in Settings → Models, or set one in the server's environment (e.g. OPENAI_API_KEY; the README lists them all) and restart it.";
 
 const NO_MODEL_ENABLED = 'No model is enabled for this organization. An admin can enable one in Settings → Models.';
 const NO_PROVIDER = `No LLM provider is configured. ${CONFIGURE_PROVIDER_HINT}`;

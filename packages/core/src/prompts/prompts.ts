@@ -3,6 +3,8 @@ import type { Db } from '../db/database.ts';
 import { promptRevisions, prompts } from '../db/schema.ts';
 import { checkTagIds, getDocument } from '../documents/documents.ts';
 import { conflict, invalidInput, notFound } from '../errors.ts';
+import { settleExtractionStates } from '../extraction/extraction-state.ts';
+import { documentsShapedByPrompts } from '../extraction/prompt-outcomes.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
 import { findSchemaVersion } from '../schemas/schemas.ts';
@@ -257,7 +259,10 @@ export async function deletePrompt(db: Db, orgId: string, promptId: string): Pro
   if (found.isDefault) {
     throw conflict('The default prompt runs on every document and cannot be deleted; edit it to change what it asks.');
   }
+  // Its outcomes go with it; the documents whose state they decided are decided again.
+  const shaped = await documentsShapedByPrompts(db, [promptId]);
   await db.delete(prompts).where(and(fromOrg(orgId), eq(prompts.id, promptId)));
+  await settleExtractionStates(db, shaped);
 }
 
 /** DocRouter's name for the organization's default prompt wherever a prompt_revid is expected. */

@@ -1,8 +1,8 @@
 import { type ReactNode, useId, useRef } from 'react';
+import { useElementWidth } from '../../lib/useElementWidth';
 import { ChevronIcon } from './PanelIcons';
 import { ResizeDivider } from './ResizeDivider';
 import type { PanelPrefs } from './usePanelPrefs';
-import { useViewportFill } from './useViewportFill';
 
 const LEFT_MIN = 260;
 const LEFT_MAX = 720;
@@ -21,6 +21,11 @@ interface SidePanel {
   /** The panel's header row, next to its collapse button. */
   header: ReactNode;
   children: ReactNode;
+  /**
+   * The content fills the panel and scrolls its own parts (the agent's conversation, with its
+   * message box always in view) instead of the panel scrolling as a whole.
+   */
+  fill?: boolean;
 }
 
 interface ThreePanelLayoutProps {
@@ -98,18 +103,30 @@ function PanelHeader({
 }
 
 /**
- * Three panels side by side, filling the window below the page's header: a side panel on the left, the main
- * content in the middle and another side panel on the right. The side panels are resized by dragging (or with
- * the arrow keys on) their dividers, and collapse to a narrow rail. Each panel scrolls on its own.
+ * A side panel's body: scrolled as a whole, or laid out by a content that fills it. Relative, so that
+ * absolutely placed descendants (hidden labels among them) stay in it rather than stretch the page.
+ */
+function PanelBody({ panel }: { panel: SidePanel }) {
+  return panel.fill ? (
+    <div className="relative min-h-0 flex-1 overflow-hidden px-3 pt-2 pb-3">{panel.children}</div>
+  ) : (
+    <div className="relative min-h-0 flex-1 overflow-y-auto overscroll-contain p-4">{panel.children}</div>
+  );
+}
+
+/**
+ * Three panels side by side, filling their container's height: a side panel on the left, the main content in
+ * the middle and another side panel on the right. The side panels are resized by dragging (or with the arrow
+ * keys on) their dividers, and collapse to a narrow rail. Each panel scrolls on its own.
  */
 export function ThreePanelLayout({ prefs, onChange, left, center, right }: ThreePanelLayoutProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const { style, width } = useViewportFill(ref);
+  const width = useElementWidth(ref);
   const leftId = useId();
   const rightId = useId();
 
   // Before the first measurement, assume a roomy window; the layout settles on the next frame.
-  const total = width > 0 ? width - 2 : 1600;
+  const total = width > 0 ? width : 1600;
   const rightSpace = prefs.rightOpen ? DIVIDER : RAIL;
   const leftSpace = prefs.leftOpen ? DIVIDER : RAIL;
   const leftMax = Math.min(LEFT_MAX, total - CENTER_MIN - rightSpace - (prefs.rightOpen ? RIGHT_MIN : 0) - leftSpace);
@@ -118,7 +135,7 @@ export function ThreePanelLayout({ prefs, onChange, left, center, right }: Three
   const rightWidth = clamp(prefs.rightWidth, RIGHT_MIN, rightMax);
 
   return (
-    <div ref={ref} style={style} className="flex overflow-hidden rounded-lg border border-slate-200 bg-white">
+    <div ref={ref} className="flex h-full overflow-hidden rounded-lg border border-slate-200 bg-white">
       {!prefs.leftOpen && <CollapsedRail side="left" panel={left} onExpand={() => onChange({ leftOpen: true })} />}
       {/* A collapsed panel stays mounted, hidden, so that what goes on in it (a running turn, a draft) goes on. */}
       <section
@@ -129,7 +146,7 @@ export function ThreePanelLayout({ prefs, onChange, left, center, right }: Three
         className="flex min-h-0 shrink-0 flex-col"
       >
         <PanelHeader side="left" panel={left} panelId={leftId} onCollapse={() => onChange({ leftOpen: false })} />
-        <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4">{left.children}</div>
+        <PanelBody panel={left} />
       </section>
       {prefs.leftOpen && (
         <ResizeDivider
@@ -162,7 +179,7 @@ export function ThreePanelLayout({ prefs, onChange, left, center, right }: Three
         className="flex min-h-0 shrink-0 flex-col"
       >
         <PanelHeader side="right" panel={right} panelId={rightId} onCollapse={() => onChange({ rightOpen: false })} />
-        <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4">{right.children}</div>
+        <PanelBody panel={right} />
       </section>
       {!prefs.rightOpen && <CollapsedRail side="right" panel={right} onExpand={() => onChange({ rightOpen: true })} />}
     </div>

@@ -1,62 +1,62 @@
 import { type CSSProperties, type RefObject, useLayoutEffect, useState } from 'react';
 
-/** Space kept between the panels and the window's edges. */
+/** Space kept between the workspace and the window's edges (and the app's header). */
 const GUTTER = 12;
-/** Below this the panels are not squeezed further; the page scrolls instead. */
+/** Below this the workspace is not squeezed further; the page scrolls instead. */
 const MIN_HEIGHT = 420;
 
-interface ViewportBox {
-  style: CSSProperties;
+interface Box {
+  marginTop: number;
+  marginBottom: number;
+  marginLeft: number;
   width: number;
+  height: number;
 }
 
+const sameBox = (a: Box, b: Box) =>
+  a.marginTop === b.marginTop &&
+  a.marginBottom === b.marginBottom &&
+  a.marginLeft === b.marginLeft &&
+  a.width === b.width &&
+  a.height === b.height;
+
 /**
- * Stretches the element to the window's width (out of the centered page column) and down to the window's
- * bottom edge, so that its panels scroll on their own and the page itself does not. Re-measured when the
- * window or the content above it changes size.
+ * Stretches the element over the page's whole area: out of the centered page column and its
+ * padding, from just below the app's header down to the window's bottom edge, so that what is in
+ * it scrolls on its own and the page itself does not. It must be the page's only content; it is
+ * placed from the `<main>` element's box (which its own margins do not move), re-measured when the
+ * window or the header changes size.
  */
-export function useViewportFill(ref: RefObject<HTMLElement | null>): ViewportBox {
-  const [box, setBox] = useState<{ marginLeft: number; marginBottom: number; width: number; height: number } | null>(null);
+export function useViewportFill(ref: RefObject<HTMLElement | null>): CSSProperties {
+  const [box, setBox] = useState<Box | null>(null);
 
   useLayoutEffect(() => {
     const element = ref.current;
-    const parent = element?.parentElement;
-    if (!element || !parent) return;
+    const main = element?.closest('main');
+    if (!element || !main) return;
 
     function measure() {
-      if (!element || !parent) return;
-      const parentRect = parent.getBoundingClientRect();
-      const rect = element.getBoundingClientRect();
+      if (!element || !main) return;
+      const mainRect = main.getBoundingClientRect();
+      const style = getComputedStyle(main);
+      const padding = (side: 'Top' | 'Bottom' | 'Left') => Number.parseFloat(style[`padding${side}`]) || 0;
       const viewportWidth = document.documentElement.clientWidth;
-      const top = rect.top + window.scrollY;
-      // The page column's own bottom padding is taken back so that the panels end at the window's edge.
-      const main = element.closest('main');
-      const bottomPadding = main ? Number.parseFloat(getComputedStyle(main).paddingBottom) || 0 : 0;
-      const next = {
-        marginLeft: Math.round(GUTTER - (parentRect.left + window.scrollX)),
-        marginBottom: Math.round(GUTTER - bottomPadding),
+      const top = mainRect.top + window.scrollY + GUTTER;
+      const next: Box = {
+        marginTop: Math.round(GUTTER - padding('Top')),
+        marginBottom: Math.round(GUTTER - padding('Bottom')),
+        marginLeft: Math.round(GUTTER - (mainRect.left + window.scrollX + padding('Left'))),
         width: Math.max(0, viewportWidth - 2 * GUTTER),
         height: Math.max(MIN_HEIGHT, Math.floor(window.innerHeight - top - GUTTER)),
       };
-      setBox((current) =>
-        current &&
-        current.marginLeft === next.marginLeft &&
-        current.marginBottom === next.marginBottom &&
-        current.width === next.width &&
-        current.height === next.height
-          ? current
-          : next,
-      );
+      setBox((current) => (current && sameBox(current, next) ? current : next));
     }
 
     measure();
+    // The header wrapping (a narrow window, a long organization name) moves <main> down.
     const observer = new ResizeObserver(measure);
-    observer.observe(parent);
-    // Anything else moving the panels down (the app's header wrapping, a notice above) changes the body's size.
+    observer.observe(main);
     observer.observe(document.body);
-    for (const sibling of Array.from(parent.children)) {
-      if (sibling !== element) observer.observe(sibling);
-    }
     window.addEventListener('resize', measure);
     return () => {
       observer.disconnect();
@@ -64,11 +64,5 @@ export function useViewportFill(ref: RefObject<HTMLElement | null>): ViewportBox
     };
   }, [ref]);
 
-  if (box === null) {
-    return { style: { height: MIN_HEIGHT }, width: 0 };
-  }
-  return {
-    style: { marginLeft: box.marginLeft, marginBottom: box.marginBottom, width: box.width, height: box.height },
-    width: box.width,
-  };
+  return box ?? { height: MIN_HEIGHT };
 }
