@@ -194,7 +194,11 @@ async function scenario(page: Page): Promise<void> {
   await message.press('Enter');
   const schemaCard = log.getByRole('region', { name: /create_schema/ });
   await schemaCard.getByText('waiting for approval').waitFor();
-  assert.match(await textOf(schemaCard), new RegExp(`name: "${DRAFT_NAME}"`), 'the card sums up the arguments');
+  assert.match(
+    await textOf(schemaCard),
+    new RegExp(`Create schema “${DRAFT_NAME}” with 2 fields: invoice_number, total`),
+    'the card says in words what the call will do',
+  );
   await schemaCard.getByRole('button', { name: 'Edit arguments of create_schema' }).click();
   const editor = schemaCard.getByRole('textbox', { name: 'Arguments for create_schema' });
   const drafted = await editor.inputValue();

@@ -3,6 +3,7 @@ import type { ToolCallInfo } from '../api/chatStream';
 import { Button } from '../components/Button';
 import type { Decision } from './ToolCallCard';
 import { formatArguments, summarizeArguments } from './toolArguments';
+import { describeCall } from './toolSentences';
 
 interface PendingApprovalProps {
   /** The paused turn's calls that wait for the person. */
@@ -39,7 +40,7 @@ export function PendingApproval({ pending, decisions, onApprove, onReject, onApp
             : `Waiting for your approval (${pending.length} actions, ${undecided.length} undecided): `}
         </span>
         <span className="font-mono font-semibold">{call.name}</span>{' '}
-        <span className="font-mono text-amber-800">{summarizeArguments(call.arguments)}</span>
+        <span className="text-amber-800">{describeCall(call.name, call.arguments)}</span>
       </p>
       <div className="flex flex-wrap items-center gap-1.5">
         <Button className="px-2.5 py-1" onClick={() => onApprove(call.id)}>

@@ -3,6 +3,7 @@ import { errorMessage, type InputProblem } from '../api/client';
 import { Button } from '../components/Button';
 import type { ToolItem, ToolStatus } from './chatItems';
 import { checkArguments, formatArguments, summarizeArguments } from './toolArguments';
+import { describeCall } from './toolSentences';
 
 const statusLabels: Record<ToolStatus, string> = {
   pending: 'waiting for approval',
@@ -127,8 +128,8 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate, onRegis
           {decision && item.status === 'pending' ? (decision.approved ? 'approved' : 'rejected') : statusLabels[item.status]}
         </span>
       </div>
-      <p className="truncate px-3 pb-2 font-mono text-xs text-slate-500" title={summarizeArguments(item.arguments)}>
-        {summarizeArguments(item.arguments)}
+      <p className="truncate px-3 pb-2 text-xs text-slate-600" title={summarizeArguments(item.arguments)}>
+        {describeCall(item.name, item.arguments)}
       </p>
       {pending && draft !== null ? (
         <div className="space-y-1 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
