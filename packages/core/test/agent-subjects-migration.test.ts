@@ -8,11 +8,9 @@ import {
   DatabaseBlobStore,
   deleteDocument,
   migrateDatabase,
-  openDatabase,
   selectRows,
 } from '../src/index.ts';
-import { createTestDatabaseTarget } from '../src/testing/test-database.ts';
-import { migrationsBefore } from './migrations-before.ts';
+import { databaseBefore } from './migrations-before.ts';
 
 /**
  * Migration 0010 (agent subjects): threads, turns and run records written before it keep
@@ -20,25 +18,17 @@ import { migrationsBefore } from './migrations-before.ts';
  */
 
 let database: Database;
-let drop: () => Promise<void>;
-let olderFolder: string;
-let removeOlder: () => void;
+let close: () => Promise<void>;
 
 before(async () => {
-  const created = await createTestDatabaseTarget();
-  drop = created.drop;
-  database = await openDatabase(created.target, 'test');
-  ({ folder: olderFolder, remove: removeOlder } = migrationsBefore('0010_agent_subjects'));
+  ({ database, close } = await databaseBefore('0010_agent_subjects'));
 });
 
 after(async () => {
-  await database.close();
-  await drop();
-  removeOlder();
+  await close();
 });
 
 test('existing threads, turns and run records are kept, about their document, in the new shape', async () => {
-  await migrateDatabase(database, undefined, olderFolder);
   const { db } = database;
   const orgId = (await createOrganization(db, { name: 'Before' })).id;
   const userId = (await createUser(db, { email: 'before@example.test', password: 'a long enough password' })).id;

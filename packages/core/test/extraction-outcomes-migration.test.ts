@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createOrganization, type Database, migrateDatabase, openDatabase, selectRows } from '../src/index.ts';
-import { createTestDatabaseTarget } from '../src/testing/test-database.ts';
-import { migrationsBefore } from './migrations-before.ts';
+import { createOrganization, type Database, migrateDatabase, selectRows } from '../src/index.ts';
+import { databaseBefore } from './migrations-before.ts';
 
 /**
  * Migration 0011 (extraction outcomes): results stored before it become their prompts' successes,
@@ -12,25 +11,17 @@ import { migrationsBefore } from './migrations-before.ts';
  */
 
 let database: Database;
-let drop: () => Promise<void>;
-let olderFolder: string;
-let removeOlder: () => void;
+let close: () => Promise<void>;
 
 before(async () => {
-  const created = await createTestDatabaseTarget();
-  drop = created.drop;
-  database = await openDatabase(created.target, 'test');
-  ({ folder: olderFolder, remove: removeOlder } = migrationsBefore('0011_extraction_outcomes'));
+  ({ database, close } = await databaseBefore('0011_extraction_outcomes'));
 });
 
 after(async () => {
-  await database.close();
-  await drop();
-  removeOlder();
+  await close();
 });
 
 test('stored results become outcomes; agent-extracted documents say llm_completed; the others wait for a model', async () => {
-  await migrateDatabase(database, undefined, olderFolder);
   const { db } = database;
   const orgId = (await createOrganization(db, { name: 'Before outcomes' })).id;
   // Written as the code before 0011 wrote them (its tables lack the new column).

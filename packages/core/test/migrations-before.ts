@@ -1,13 +1,14 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrationsFolder } from '../src/index.ts';
+import { type Database, migrateDatabase, migrationsFolder, openDatabase } from '../src/index.ts';
+import { createTestDatabaseTarget } from '../src/testing/test-database.ts';
 
 /**
- * The committed migrations as they were before `tag`, in a folder of their own: a test brings a
- * database to that version, writes rows as the code of then did, and migrates the rest.
+ * A fresh test database migrated up to just before `tag`: a test writes rows as the code of
+ * then did, migrates the rest with `migrateDatabase`, and checks what became of them.
  */
-export function migrationsBefore(tag: string): { folder: string; remove: () => void } {
+export async function databaseBefore(tag: string): Promise<{ database: Database; close: () => Promise<void> }> {
   const folder = mkdtempSync(join(tmpdir(), 'docagent-migrations-'));
   cpSync(migrationsFolder, folder, { recursive: true });
   const journalPath = join(folder, 'meta', '_journal.json');
@@ -16,5 +17,19 @@ export function migrationsBefore(tag: string): { folder: string; remove: () => v
   if (cut === -1) throw new Error(`No migration is tagged ${tag}.`);
   journal.entries = journal.entries.slice(0, cut);
   writeFileSync(journalPath, JSON.stringify(journal));
-  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
+
+  const created = await createTestDatabaseTarget();
+  const database = await openDatabase(created.target, 'test');
+  try {
+    await migrateDatabase(database, undefined, folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return {
+    database,
+    close: async () => {
+      await database.close();
+      await created.drop();
+    },
+  };
 }

@@ -218,7 +218,7 @@ export class AgentEngine {
       turn.progress.text = `No answer to "${question}" came in time; the turn ended. Send a message to go on.`;
       await this.parts.journal.recordEnd(turn);
     }
-    return ended.map(({ turn, question }) => ({ turn: { ...turn }, question, result: resultOf(turn) }));
+    return ended.map(({ turn, question }) => ({ turn, question, result: resultOf(turn) }));
   }
 
   /** A turn of this user (on this subject, when named), e.g. for replaying its frames. */
