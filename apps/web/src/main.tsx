@@ -5,12 +5,14 @@ import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { queryClient } from './api/queryClient';
 import './index.css';
+import { startTheme } from './theme/theme';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) {
   throw new Error('index.html has no #root element.');
 }
 
+startTheme();
 createRoot(rootElement).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

@@ -98,6 +98,14 @@ export async function watchBrowserProblems(page: Page): Promise<BrowserProblems>
   };
 }
 
+/** Opens the signed-in person's menu in the page header (theme, shortcuts, sign out). */
+export async function openAccountMenu(page: Page): Promise<Locator> {
+  await page.getByRole('banner').locator('summary').filter({ hasText: '@' }).click();
+  const menu = page.getByRole('dialog', { name: 'Account' });
+  await menu.waitFor();
+  return menu;
+}
+
 export const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
 
 /** Calls the API with the browser's session (its cookie, and the CSRF token for writes), as the web app does. */

@@ -6,7 +6,14 @@ import { after, before, test } from 'node:test';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { envFor, type ServerProcess, startServer } from '../processes.ts';
-import { type BrowserProblems, firstStartCredentials, launchBrowser, replaceOneTimePassword, runScenario } from './browser.ts';
+import {
+  type BrowserProblems,
+  firstStartCredentials,
+  launchBrowser,
+  openAccountMenu,
+  replaceOneTimePassword,
+  runScenario,
+} from './browser.ts';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -72,7 +79,7 @@ async function signInAndCreateToken(page: Page, problems: BrowserProblems): Prom
   const refused = await fetch(`${server.url}/v0/orgs`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(refused.status, 401);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await openAccountMenu(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   await page.reload();
   assert.ok(new URL(page.url()).pathname.startsWith('/login'), 'signed out stays signed out after a reload');

@@ -117,6 +117,16 @@ export async function screenshot(page: Page, name: string, size?: { width: numbe
   await page.screenshot({ path: join(ARTIFACTS, `${name}-${testDatabaseKind()}.png`) });
 }
 
+/** The same screen in the light and the dark theme (the app follows the system's, which this emulates). */
+export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('html.dark').waitFor({ state: 'attached' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.locator('html:not(.dark)').waitFor({ state: 'attached' });
+  await screenshot(page, name);
+}
+
 interface AutoCreated {
   state: string;
   auto_create_status?: string;

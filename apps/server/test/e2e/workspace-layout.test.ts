@@ -4,9 +4,17 @@ import { testDatabaseKind } from '@docagent/core/testing';
 import type { Page } from 'playwright-core';
 import { type MentionChoice, openMentionAt } from '../../../web/src/chat/mentions.ts';
 import { noticesOf, withNotices } from '../../../web/src/chat/threadNotices.ts';
-import { api, runScenario, signInFirstTime, waitForPrompts } from './browser.ts';
+import { api, openAccountMenu, runScenario, signInFirstTime, waitForPrompts } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
-import { type AgentPanel, agentPanelOf, measure, SIZES, screenshot, waitForAutoCreate } from './workspace-checks.ts';
+import {
+  type AgentPanel,
+  agentPanelOf,
+  measure,
+  SIZES,
+  screenshot,
+  screenshotBothThemes,
+  waitForAutoCreate,
+} from './workspace-checks.ts';
 import {
   CHANGE_TOTAL,
   HELLO,
@@ -93,8 +101,12 @@ async function scenario(page: Page): Promise<void> {
   await plainDocument(page, agent);
   await noModel(page, agent);
 
+  // The next or previous document of the list, by the keyboard.
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${origin}/orgs/${orgId}/documents/${proposedId}`);
+  const listed = await api<{ documents: { id: string }[] }>(page, 'GET', `${org}/documents`);
+  const order = listed.documents.map((document) => document.id);
+  await leaveTheMessageBox(page);
+  await page.keyboard.press(order.indexOf(proposedId) > order.indexOf(plainId) ? 'j' : 'k');
   await autoCreateCard(page, await agentPanelOf(page, 'proposed.txt'));
 
   const { threads } = await api<{ threads: { title: string }[] }>(page, 'GET', `${org}/documents/${plainId}/chat/threads`);
@@ -197,15 +209,68 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await measure(page, agent, `${size.width}×${size.height}, a pending write`, { approval: true });
-    await screenshot(page, `workspace-layout-${size.width}x${size.height}`);
+    await screenshotBothThemes(page, `workspace-layout-${size.width}x${size.height}`);
   }
-  await pinned.getByRole('button', { name: 'Reject', exact: true }).click();
-  await log.getByText('Not tagged.').waitFor();
+  await shortcutsAndTheme(page, agent);
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await measure(page, agent, `${size.width}×${size.height}, the conversation`);
   }
 }
+
+/**
+ * The keyboard: `?` lists the shortcuts, `r` rejects the pinned approval, `/` goes back to the
+ * message box, `]` and `[` hide and show the panels. Then the theme chosen in the header wins over
+ * the system's until "System theme" is chosen again.
+ */
+async function shortcutsAndTheme(page: Page, agent: AgentPanel): Promise<void> {
+  await leaveTheMessageBox(page);
+  await page.keyboard.press('?');
+  const list = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await list.waitFor();
+  const row = (label: string) => list.getByRole('row', { name: new RegExp(label) });
+  assert.equal(await row('Approve the pending action').getAttribute('aria-disabled'), 'false', 'approving is offered here');
+  assert.equal(await row('Next document|Previous document').first().count(), 1);
+  await screenshot(page, 'shortcuts-1280x720', { width: 1280, height: 720 });
+  await page.keyboard.press('Escape');
+  await list.waitFor({ state: 'hidden' });
+
+  await page.keyboard.press('r');
+  await agent.log.getByText('Not tagged.').waitFor();
+  await agent.pinned.waitFor({ state: 'detached' });
+  await page.keyboard.press('/');
+  assert.equal(
+    await page.evaluate('document.activeElement?.getAttribute("aria-keyshortcuts")'),
+    '/',
+    '/ focuses the message box',
+  );
+  await leaveTheMessageBox(page);
+  await page.keyboard.press(']');
+  await page.getByRole('button', { name: 'Expand agent panel' }).waitFor();
+  await page.keyboard.press(']');
+  await agent.message.waitFor();
+  await page.keyboard.press('[');
+  await page.getByRole('button', { name: 'Expand side panel' }).waitFor();
+  await page.keyboard.press('[');
+  await page.getByRole('button', { name: 'Collapse side panel' }).waitFor();
+
+  const isDark = () => page.evaluate('document.documentElement.classList.contains("dark")');
+  await (await openAccountMenu(page)).locator('label', { hasText: 'Dark' }).click();
+  assert.equal(await isDark(), true, 'the chosen dark theme');
+  await page.reload();
+  await agent.message.waitFor();
+  assert.equal(await isDark(), true, 'the choice is kept over a reload, on a light system');
+  const menu = await openAccountMenu(page);
+  await menu.getByRole('button', { name: /Keyboard shortcuts/ }).click();
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await page.keyboard.press('Escape');
+  await (await openAccountMenu(page)).locator('label', { hasText: 'System' }).click();
+  assert.equal(await isDark(), false, 'back to the light system');
+  await page.keyboard.press('Escape');
+}
+
+/** Shortcuts are keys pressed outside a text field. */
+const leaveTheMessageBox = (page: Page) => page.evaluate('document.activeElement?.blur()');
 
 /** No model at all: both notices, and the message box still in view. */
 async function noModel(page: Page, agent: AgentPanel): Promise<void> {
@@ -224,6 +289,8 @@ async function noModel(page: Page, agent: AgentPanel): Promise<void> {
   }
   await screenshot(page, 'workspace-no-model-1280x720', { width: 1280, height: 720 });
   await page.unroute(/\/llm\/models(\?|$)/);
+  await page.reload();
+  await agentPanelOf(page, 'plain.txt');
 }
 
 /** The auto-create review card, then a refinement's pending write under it. */
@@ -234,7 +301,8 @@ async function autoCreateCard(page: Page, agent: AgentPanel): Promise<void> {
     await page.setViewportSize(size);
     await measure(page, agent, `${size.width}×${size.height}, the auto-create card`);
   }
-  await screenshot(page, 'workspace-auto-create-1440x900', { width: 1440, height: 900 });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshotBothThemes(page, 'workspace-auto-create-1440x900');
 
   await banner.getByRole('button', { name: 'Refine in chat' }).click();
   await agent.log.getByText('I set up extraction for this invoice.').waitFor();

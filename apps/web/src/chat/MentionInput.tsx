@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { useShortcut } from '../shortcuts/shortcuts';
 import { MentionList, optionId } from './MentionList';
 import { filterChoices, type MentionChoice, openMentionAt, tokenOf } from './mentions';
 import { useMentionChoices } from './useMentionChoices';
@@ -26,6 +27,7 @@ export function MentionInput({ orgId, value, onChange, chosen, onChoose, onSubmi
   const { choices, loading } = useMentionChoices(orgId, query !== null);
   const matches = query === null ? [] : filterChoices(choices, query.query);
   // Names have spaces, so a space does not end a mention; one that matches nothing any more does.
+  useShortcut('/', () => box.current?.focus());
   const open = query !== null && !(matches.length === 0 && !loading && /\s/.test(query.query));
 
   function track(text: string, caret: number) {
@@ -93,6 +95,7 @@ export function MentionInput({ orgId, value, onChange, chosen, onChoose, onSubmi
         placeholder={placeholder}
         aria-controls={open ? listId : undefined}
         aria-autocomplete="list"
+        aria-keyshortcuts="/"
         aria-activedescendant={open && matches.length > 0 ? optionId(listId, active) : undefined}
         onChange={(event) => {
           onChange(event.target.value);

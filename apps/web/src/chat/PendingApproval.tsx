@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { ToolCallInfo } from '../api/chatStream';
 import { Button } from '../components/Button';
+import { useShortcut } from '../shortcuts/shortcuts';
 import type { Decision } from './ToolCallCard';
 import { formatArguments, summarizeArguments } from './toolArguments';
 import { describeCall } from './toolSentences';
@@ -26,6 +27,8 @@ export function PendingApproval({ pending, decisions, onApprove, onReject, onApp
   const [showArguments, setShowArguments] = useState(false);
   const undecided = pending.filter((call) => decisions[call.id] === undefined);
   const call = undecided[0];
+  useShortcut('a', () => call && onApprove(call.id), call !== undefined);
+  useShortcut('r', () => call && onReject(call.id), call !== undefined);
   if (!call) return null;
 
   return (
@@ -43,10 +46,16 @@ export function PendingApproval({ pending, decisions, onApprove, onReject, onApp
         <span className="text-amber-800">{describeCall(call.name, call.arguments)}</span>
       </p>
       <div className="flex flex-wrap items-center gap-1.5">
-        <Button className="px-2.5 py-1" onClick={() => onApprove(call.id)}>
+        <Button className="px-2.5 py-1" aria-keyshortcuts="a" title="Approve (a)" onClick={() => onApprove(call.id)}>
           Approve
         </Button>
-        <Button variant="secondary" className="px-2.5 py-1" onClick={() => onReject(call.id)}>
+        <Button
+          variant="secondary"
+          className="px-2.5 py-1"
+          aria-keyshortcuts="r"
+          title="Reject (r)"
+          onClick={() => onReject(call.id)}
+        >
           Reject
         </Button>
         <button

@@ -8,6 +8,7 @@ import { LoadingState } from '../components/LoadingState';
 import { NameSearch } from '../components/NameSearch';
 import { Pagination } from '../components/Pagination';
 import { AutoCreateFilter } from './AutoCreateFilter';
+import { rememberDocumentList } from './adjacentDocuments';
 import { BulkActionsBar } from './BulkActionsBar';
 import { DocumentsTable } from './DocumentsTable';
 import { ActiveTagFilter } from './TagChip';
@@ -17,6 +18,7 @@ import { useDocumentListParams } from './useDocumentListParams';
 export function DocumentsSection({ orgId }: { orgId: string }) {
   const { params, update } = useDocumentListParams();
   const documentsQuery = useDocumentsQuery(orgId, params);
+  useEffect(() => rememberDocumentList(orgId, params), [orgId, params]);
   const deleteDocument = useDeleteDocumentMutation(orgId);
   const isFiltered = params.nameSearch !== '' || params.tagIds.length > 0 || params.autoCreateStatus !== null;
   const list = documentsQuery.data;

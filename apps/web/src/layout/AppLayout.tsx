@@ -1,6 +1,8 @@
 import { Link, NavLink, Outlet, useMatch } from 'react-router';
-import { SignOutButton } from '../auth/SignOutButton';
 import { useSession } from '../auth/session';
+import { ShortcutsDialog } from '../shortcuts/ShortcutsDialog';
+import { useShortcutListener } from '../shortcuts/shortcuts';
+import { AccountMenu } from './AccountMenu';
 import { OrgSwitcher } from './OrgSwitcher';
 import { type OrgPage, orgPath } from './orgPaths';
 
@@ -19,6 +21,7 @@ function navLinkClass({ isActive }: { isActive: boolean }): string {
 
 export function AppLayout() {
   const session = useSession();
+  useShortcutListener();
   const currentOrgId = useMatch('/orgs/:orgId/*')?.params.orgId;
   const navOrg = session.organizations.find((org) => org.id === currentOrgId) ?? session.organizations[0];
 
@@ -40,8 +43,8 @@ export function AppLayout() {
             </nav>
           )}
           <div className="ml-auto flex items-center gap-3">
-            <span className="text-sm text-slate-600">{session.user.email}</span>
-            <SignOutButton />
+            <ShortcutsDialog />
+            <AccountMenu email={session.user.email} />
           </div>
         </div>
       </header>

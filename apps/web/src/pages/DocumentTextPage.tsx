@@ -8,6 +8,7 @@ import { ChatPanel } from '../chat/ChatPanel';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
+import { useAdjacentDocumentShortcuts } from '../documents/adjacentDocuments';
 import { DocumentHeader } from '../documents/DocumentHeader';
 import { DocumentText } from '../documents/DocumentText';
 import { ExtractionPanel } from '../extraction/ExtractionPanel';
@@ -16,6 +17,7 @@ import { orgPath } from '../layout/orgPaths';
 import { ThreePanelLayout } from '../layout/panels/ThreePanelLayout';
 import { type PanelPrefs, usePanelPrefs } from '../layout/panels/usePanelPrefs';
 import { Workspace } from '../layout/panels/Workspace';
+import { useShortcut } from '../shortcuts/shortcuts';
 import { DocumentViewer } from '../viewer/DocumentViewer';
 import { ViewerToolbar } from '../viewer/ViewerToolbar';
 
@@ -62,6 +64,8 @@ function DocumentPanels({ orgId, document }: { orgId: string; document: Document
   const [leftTab, setLeftTab] = useState<LeftTab>('extraction');
   const [chatControls, setChatControls] = useState<HTMLDivElement | null>(null);
   const baseId = useId();
+  useShortcut('[', () => updatePrefs({ leftOpen: !prefs.leftOpen }));
+  useShortcut(']', () => updatePrefs({ rightOpen: !prefs.rightOpen }));
 
   const viewSwitch = <CenterViewSwitch view={prefs.centerView} onChange={(centerView) => updatePrefs({ centerView })} />;
 
@@ -136,6 +140,7 @@ function DocumentView({ orgId, documentId }: { orgId: string; documentId: string
   // With a model configured, the prompts start right after the text is ready: keep polling for them.
   const awaitingExtraction = (offerQuery.data?.models.length ?? 0) > 0 && Date.now() - openedAt < EXTRACTION_START_WAIT_MS;
   const documentQuery = useDocumentQuery(orgId, documentId, awaitingExtraction);
+  useAdjacentDocumentShortcuts(orgId, documentId);
 
   if (documentQuery.isPending) {
     return <LoadingState label="Loading the document…" />;
