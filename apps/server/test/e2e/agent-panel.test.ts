@@ -243,9 +243,10 @@ async function scenario(page: Page): Promise<void> {
   const tags = await api<{ tags: { name: string }[] }>(page, 'GET', `${org}/tags`);
   assert.ok(!tags.tags.some((tag) => tag.name === 'invoices'), 'the rejected tag was not created');
   // The answer's Markdown: a link to the schema, and a table.
-  const schemaLink = log.getByRole('link', { name: SCHEMA_NAME, exact: true });
+  const answer = log.locator('.chat-markdown');
+  const schemaLink = answer.getByRole('link', { name: SCHEMA_NAME, exact: true });
   assert.match((await schemaLink.getAttribute('href')) ?? '', /\/schemas\//);
-  await log.getByRole('table').waitFor();
+  await answer.getByRole('table').waitFor();
 
   // A long turn is stopped with Esc; the conversation goes on afterwards.
   await message.fill(TAKE_YOUR_TIME);

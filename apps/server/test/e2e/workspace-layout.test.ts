@@ -170,6 +170,14 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
   await agent.jump.waitFor({ state: 'detached' });
   assert.ok((await agent.distanceFromBottom()) <= 2, 'back at the latest');
 
+  // Its result in words and a field table, with a link by name; the JSON one click away.
+  await card.getByRole('link', { name: 'Long invoice' }).waitFor();
+  const fields = card.getByRole('table', { name: 'Fields of Long invoice' });
+  await fields.getByRole('row', { name: /field_18 \* text The 18th value/ }).waitFor();
+  assert.equal(await card.getByText('"schema_revid"').count(), 0, 'no raw JSON until asked for');
+  await card.getByText('Raw result').click();
+  await card.getByText('"schema_revid"', { exact: false }).waitFor();
+
   // A chosen mention closes the list, which stays closed while the message goes on.
   await message.click();
   await message.pressSequentially('Explain @Long');
@@ -321,4 +329,12 @@ async function autoCreateCard(page: Page, agent: AgentPanel): Promise<void> {
   await agent.pinned.getByRole('button', { name: 'Approve', exact: true }).click();
   await agent.log.getByText('The total is 1300 now.').waitFor();
   await banner.getByText('1300', { exact: true }).waitFor();
+  // The change in words, and the values as a table.
+  const change = agent.log.getByRole('region', { name: /update_extraction_field/ });
+  await change.getByText('total: 1250.5 → 1300').waitFor();
+  await change
+    .getByRole('table', { name: 'Extracted values' })
+    .getByRole('row', { name: 'invoice_number INV-2024-0042' })
+    .waitFor();
+  await screenshot(page, 'workspace-tool-results-1440x900', { width: 1440, height: 900 });
 }

@@ -6,8 +6,9 @@ import { usePromptRevisionQuery, useSchemaRevisionQuery } from '../api/revisions
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { ExtractionValues, ExtractionValuesInline } from './ExtractionSection';
+import { ExtractionValuesInline } from './ExtractionSection';
 import { ResourceLink } from './ResourceLink';
+import { ValuesTable } from './results/ValuesTable';
 
 /** The named link the chat would write, [name](schema:<revid>), falling back to a generic word while the name loads. */
 function RevisionLink({ orgId, kind, revid, name }: { orgId: string; kind: 'schema' | 'prompt'; revid: string; name?: string }) {
@@ -74,7 +75,7 @@ function Proposal({ orgId, document, disabled, onRefine, logToggle, compact }: P
           compact ? (
             <ExtractionValuesInline values={result.updated_llm_result} />
           ) : (
-            <ExtractionValues values={result.updated_llm_result} />
+            <ValuesTable values={result.updated_llm_result} label="Proposed values" />
           )
         ) : results.isError ? (
           <ErrorAlert title="Could not load the extraction" error={results.error} onRetry={() => void results.refetch()} />

@@ -178,7 +178,7 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
         // What sits above the conversation shares one capped, scrolling box: it never takes more than
         // this part of the panel, and never pushes the message box away.
         <div className="relative max-h-[40%] shrink-0 space-y-2 overflow-y-auto overscroll-contain">
-          {extractionShown && <ExtractionDrawer id={extractionId} extraction={chat.extraction} />}
+          {extractionShown && <ExtractionDrawer orgId={orgId} id={extractionId} extraction={chat.extraction} />}
           {threads.threadsQuery.isError && (
             <ErrorAlert
               title="Could not load the conversations"
@@ -230,6 +230,7 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
       <div className="shrink-0 space-y-2">
         {paused && (
           <PendingApproval
+            orgId={orgId}
             pending={chat.pending}
             decisions={decisions}
             onApprove={(callId) => (approvers.current.get(callId) ?? (() => decide(callId, { approved: true })))()}

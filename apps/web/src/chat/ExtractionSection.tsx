@@ -1,33 +1,8 @@
 import type { WorkingExtraction } from '../api/chatStream';
+import { usePromptRevisionQuery } from '../api/revisions';
 import { TableIcon } from './ControlIcons';
-
-function Value({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span className="text-slate-400">—</span>;
-  if (typeof value === 'object') {
-    return <pre className="font-mono text-xs whitespace-pre-wrap break-words">{JSON.stringify(value, null, 2)}</pre>;
-  }
-  return <span className="break-words">{String(value)}</span>;
-}
-
-/** Extracted values as a list of fields, or as JSON when they are not an object. */
-export function ExtractionValues({ values }: { values: unknown }) {
-  const fields = typeof values === 'object' && values !== null && !Array.isArray(values) ? Object.entries(values) : null;
-  if (fields === null) return <Value value={values} />;
-  return (
-    <dl className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)] gap-x-3 gap-y-1">
-      {fields.map(([name, value]) => (
-        <div key={name} className="contents">
-          <dt className="truncate font-mono text-slate-500" title={name}>
-            {name}
-          </dt>
-          <dd className="text-slate-900">
-            <Value value={value} />
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
+import { ResourceLink } from './ResourceLink';
+import { ValuesTable } from './results/ValuesTable';
 
 const inline = (value: unknown) =>
   value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -87,7 +62,9 @@ export function ExtractionToggle({
  * drawer under the agent panel's controls that stays open while the person goes on chatting. It
  * is capped (and scrolls), so that what is under it and the conversation keep their room.
  */
-export function ExtractionDrawer({ id, extraction }: { id: string; extraction: WorkingExtraction | null }) {
+export function ExtractionDrawer({ orgId, id, extraction }: { orgId: string; id: string; extraction: WorkingExtraction | null }) {
+  const promptRevid = extraction?.promptRevid || undefined;
+  const prompt = usePromptRevisionQuery(orgId, promptRevid).data;
   return (
     <section
       id={id}
@@ -97,10 +74,15 @@ export function ExtractionDrawer({ id, extraction }: { id: string; extraction: W
       {extraction === null ? (
         <p className="text-slate-500">No extraction in this conversation yet.</p>
       ) : (
-        <ExtractionValues values={extraction.values} />
+        <ValuesTable values={extraction.values} label="Current extraction values" />
       )}
-      {extraction !== null && extraction.promptRevid !== '' && (
-        <p className="mt-2 text-slate-500">Prompt revision {extraction.promptRevid}</p>
+      {promptRevid && (
+        <p className="mt-2 text-slate-500">
+          By prompt{' '}
+          <ResourceLink orgId={orgId} href={`prompt:${promptRevid}`}>
+            {prompt ? `${prompt.name} (version ${prompt.prompt_version})` : 'of this extraction'}
+          </ResourceLink>
+        </p>
       )}
     </section>
   );

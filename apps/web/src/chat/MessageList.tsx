@@ -71,6 +71,7 @@ export function MessageList({
       case 'tool':
         return (
           <ToolCallCard
+            orgId={orgId}
             key={item.key}
             item={item}
             decision={decisions[item.callId]}

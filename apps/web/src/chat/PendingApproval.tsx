@@ -5,8 +5,10 @@ import { useShortcut } from '../shortcuts/shortcuts';
 import type { Decision } from './ToolCallCard';
 import { formatArguments, summarizeArguments } from './toolArguments';
 import { describeCall } from './toolSentences';
+import { useCallNames } from './useCallNames';
 
 interface PendingApprovalProps {
+  orgId: string;
   /** The paused turn's calls that wait for the person. */
   pending: ToolCallInfo[];
   decisions: Record<string, Decision>;
@@ -22,13 +24,22 @@ interface PendingApprovalProps {
  * Approve and Reject, and its full arguments one click away. Its card in the conversation says the
  * same and is where arguments are edited.
  */
-export function PendingApproval({ pending, decisions, onApprove, onReject, onApproveAll, onRejectAll }: PendingApprovalProps) {
+export function PendingApproval({
+  orgId,
+  pending,
+  decisions,
+  onApprove,
+  onReject,
+  onApproveAll,
+  onRejectAll,
+}: PendingApprovalProps) {
   const argumentsId = useId();
   const [showArguments, setShowArguments] = useState(false);
   const undecided = pending.filter((call) => decisions[call.id] === undefined);
   const call = undecided[0];
   useShortcut('a', () => call && onApprove(call.id), call !== undefined);
   useShortcut('r', () => call && onReject(call.id), call !== undefined);
+  const names = useCallNames(orgId, call?.arguments);
   if (!call) return null;
 
   return (
@@ -43,7 +54,7 @@ export function PendingApproval({ pending, decisions, onApprove, onReject, onApp
             : `Waiting for your approval (${pending.length} actions, ${undecided.length} undecided): `}
         </span>
         <span className="font-mono font-semibold">{call.name}</span>{' '}
-        <span className="text-amber-800">{describeCall(call.name, call.arguments)}</span>
+        <span className="text-amber-800">{describeCall(call.name, call.arguments, names)}</span>
       </p>
       <div className="flex flex-wrap items-center gap-1.5">
         <Button className="px-2.5 py-1" aria-keyshortcuts="a" title="Approve (a)" onClick={() => onApprove(call.id)}>

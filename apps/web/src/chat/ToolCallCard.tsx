@@ -2,8 +2,10 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage, type InputProblem } from '../api/client';
 import { Button } from '../components/Button';
 import type { ToolItem, ToolStatus } from './chatItems';
+import { ToolResult } from './results/ToolResult';
 import { checkArguments, formatArguments, summarizeArguments } from './toolArguments';
 import { describeCall } from './toolSentences';
+import { useCallNames } from './useCallNames';
 
 const statusLabels: Record<ToolStatus, string> = {
   pending: 'waiting for approval',
@@ -43,6 +45,7 @@ export interface Decision {
 }
 
 interface ToolCallCardProps {
+  orgId: string;
   item: ToolItem;
   /** For a pending call: what the person decided so far, and how to decide. */
   decision?: Decision;
@@ -56,7 +59,7 @@ interface ToolCallCardProps {
 }
 
 /** One tool call of the agent: its name, arguments and outcome; a pending one asks for approval. */
-export function ToolCallCard({ item, decision, onDecide, busy, validate, onRegisterApprove }: ToolCallCardProps) {
+export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, onRegisterApprove }: ToolCallCardProps) {
   const labelId = useId();
   const card = useRef<HTMLElement>(null);
   const pending = item.status === 'pending' && onDecide !== undefined;
@@ -64,6 +67,7 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate, onRegis
   const [draftError, setDraftError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const locked = busy || checking || decision !== undefined;
+  const names = useCallNames(orgId, item.arguments);
 
   async function approve(always: boolean) {
     if (draft === null) {
@@ -129,7 +133,7 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate, onRegis
         </span>
       </div>
       <p className="truncate px-3 pb-2 text-xs text-slate-600" title={summarizeArguments(item.arguments)}>
-        {describeCall(item.name, item.arguments)}
+        {describeCall(item.name, item.arguments, names)}
       </p>
       {pending && draft !== null ? (
         <div className="space-y-1 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
@@ -199,12 +203,7 @@ export function ToolCallCard({ item, decision, onDecide, busy, validate, onRegis
         </div>
       )}
       {item.preview !== null && item.preview !== '' && (
-        <div className="border-t border-slate-100 px-3 py-1.5">
-          <p className="text-xs font-medium text-emerald-800">Result</p>
-          <pre className="max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-slate-600">
-            {item.preview}
-          </pre>
-        </div>
+        <ToolResult orgId={orgId} result={item.result} args={item.arguments} preview={item.preview} />
       )}
       {item.error !== null && (
         <p

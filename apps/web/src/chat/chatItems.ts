@@ -35,6 +35,8 @@ export type ChatItem =
       status: ToolStatus;
       /** The start of the result (or the whole error) once the call ran. */
       preview: string | null;
+      /** The whole result, when the frame or the stored conversation has it. */
+      result?: unknown;
       error: string | null;
       step?: number;
     }
@@ -178,7 +180,7 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
     case 'tool_result':
       return updateTool(items, frame.call_id, (item) => {
         if (frame.success) {
-          return { ...item, status: 'done', preview: frame.preview, error: null };
+          return { ...item, status: 'done', preview: frame.preview, result: frame.result, error: null };
         }
         const error = frame.error ?? frame.preview;
         return { ...item, status: failedStatus(frame.decision, error), error, preview: null };
@@ -194,6 +196,7 @@ export function applyFrame(items: ChatItem[], frame: ChatFrame): ChatItem[] {
         ...item,
         status: 'done',
         preview: previewOf(frame.result),
+        result: frame.result,
         error: null,
       }));
     case 'tool_error':

@@ -10,7 +10,10 @@ function partsOf(content: StoredMessage['content']): Array<{ type: string; [key:
 }
 
 /** A stored tool output: an error text, or a JSON value that is only `{error}`, is a failure. */
-function outcomeOf(output: unknown, decision: CallDecision | undefined): Pick<ToolItem, 'status' | 'preview' | 'error'> {
+function outcomeOf(
+  output: unknown,
+  decision: CallDecision | undefined,
+): Pick<ToolItem, 'status' | 'preview' | 'result' | 'error'> {
   const { type, value } = (output ?? {}) as { type?: string; value?: unknown };
   if (type === 'error-text' || type === 'error-json') {
     const error = typeof value === 'string' ? value : JSON.stringify(value);
@@ -23,7 +26,7 @@ function outcomeOf(output: unknown, decision: CallDecision | undefined): Pick<To
       return { status: failedStatus(decision, error), preview: null, error };
     }
   }
-  return { status: 'done', preview: previewOf(value), error: null };
+  return { status: 'done', preview: previewOf(value), result: value, error: null };
 }
 
 /** A stored conversation (AI SDK ModelMessages) as the items the live one shows. */
