@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTag } from '@docagent/core';
+import { createTag, DatabaseBlobStore, type ExtractFn, runTextExtraction, uploadDocuments } from '@docagent/core';
 import { type BadInput, buildBadInputs, buildSampleCorpus, type Sample } from '@docagent/core/sample-corpus';
 import { bearer, json, multipartBody, seedMember, startTestApp, type TestApp } from './helpers.ts';
 
@@ -140,7 +140,7 @@ describe('uploading the sample corpus', () => {
 describe('DocRouter-shaped JSON', () => {
   const keys = (o: unknown) => Object.keys(o as object).sort();
   const DOCROUTER_DOCUMENT = ['document_name', 'upload_date', 'uploaded_by', 'state', 'tag_ids', 'type', 'metadata'];
-  const LISTED = ['id', 'pdf_id', ...DOCROUTER_DOCUMENT, 'kind', 'size_bytes', 'page_count', 'state_error'].sort();
+  const LISTED = ['id', 'pdf_id', ...DOCROUTER_DOCUMENT, 'kind', 'size_bytes', 'page_count', 'state_error', 'progress'].sort();
 
   test('every document and text route answers with the field names of DESIGN.md', async () => {
     const invoice = samples.find((s) => s.kind === 'pdf')!;
@@ -164,6 +164,7 @@ describe('DocRouter-shaped JSON', () => {
     assert.equal(withContent.type, 'application/pdf');
     assert.equal(withContent.pdf_id, id);
     assert.equal(withContent.uploaded_by, 'alice@example.test');
+    assert.equal(withContent.progress, null, 'no stage runs');
     assert.equal((await getDoc(id)).content, null);
 
     const file = await t.app.inject({ method: 'GET', url: `${base()}/documents/${id}/file`, headers: as() });
@@ -202,6 +203,62 @@ describe('DocRouter-shaped JSON', () => {
     assert.deepEqual(json(del), { message: 'Document deleted successfully' });
     const gone = await t.app.inject({ method: 'GET', url: `${base()}/documents/${id}`, headers: as() });
     assert.equal(gone.statusCode, 404);
+  });
+});
+
+describe('progress', () => {
+  test('a document whose text is being extracted carries its pages done of all, listed and alone; none after', async () => {
+    const blobs = new DatabaseBlobStore(t.database.db);
+    // Stored without a job, so that the text runs here, held while it reports.
+    const [doc] = await uploadDocuments(
+      { db: t.database.db, blobs, scheduler: { scheduleTextExtraction: async () => {} } },
+      { orgId: alice.org.id, role: 'admin', userId: alice.user.id },
+      [
+        {
+          name: 'progress.txt',
+          content: (async function* () {
+            yield Buffer.from('placeholder');
+          })(),
+        },
+      ],
+      { maxFileBytes: 1e6, maxRequestBytes: 1e6, maxFiles: 1 },
+    );
+    const id = doc!.id;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const extract: ExtractFn = async (_input, { onPage }) => {
+      onPage?.(1, 4);
+      await held;
+      const pages = [1, 2, 3, 4].map((page) => ({
+        page,
+        text: `page ${page}`,
+        width: 1,
+        height: 1,
+        engine: 'plain' as const,
+        items: [],
+      }));
+      return { pageCount: 4, pages };
+    };
+    const running = runTextExtraction({ db: t.database.db, blobs, extract }, id, { isLast: true });
+
+    const expected = { stage: 'text', done: 1, total: 4 };
+    const deadline = Date.now() + 30_000;
+    while (JSON.stringify((await getDoc(id)).progress) !== JSON.stringify(expected) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual((await getDoc(id)).progress, expected);
+    const list = json<{ documents: Doc[] }>(
+      await t.app.inject({ method: 'GET', url: `${base()}/documents?name_search=progress.txt`, headers: as() }),
+    );
+    assert.deepEqual(
+      list.documents.map((d) => [d.state, d.progress]),
+      [['ocr_processing', expected]],
+    );
+
+    release();
+    assert.equal(await running, true);
+    const done = await getDoc(id);
+    assert.deepEqual([done.state, done.progress], ['ocr_completed', null]);
   });
 });
 

@@ -5,6 +5,7 @@ export * from './db/database.ts';
 export * from './db/migrate.ts';
 export * as tables from './db/schema.ts';
 export * from './display-names.ts';
+export { type DocumentProgress, PROGRESS_STAGES, type ProgressStage } from './documents/document-progress.ts';
 export * from './documents/document-text.ts';
 export * from './documents/documents.ts';
 export * from './documents/sniff.ts';

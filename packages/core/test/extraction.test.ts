@@ -26,6 +26,7 @@ import {
   uploadDocuments,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
+import { progressShown } from './progress-shown.ts';
 
 let database: Database;
 let fake: FakeLlmServer;
@@ -249,11 +250,32 @@ describe('runDocumentExtractions (the job after the text pipeline)', () => {
     assert.equal(fake.requests.length, 1, 'only the prompt without a result ran again');
   });
 
+  test('the document shows its prompts done of all while they run, and no progress once they are', async () => {
+    const tag = await createTag(database.db, orgId, { name: 'progress' });
+    await invoicePrompt('openai:gpt-4.1-mini', [tag.id]);
+    await invoicePrompt('openai:gpt-4o', [tag.id]);
+    const doc = await documentWithText('progress.txt', INVOICE, [tag.id]);
+    const shown: unknown[] = [];
+    fake.setHandler(async (request) => {
+      // One request a prompt: as each one asks, the prompts before it are done.
+      shown.push(await progressShown(database.db, orgId, doc.id, shown.length));
+      return request.body.text?.format?.schema ? { text: JSON.stringify(ANSWER) } : { text: '{"summary": "ok"}' };
+    });
+    assert.equal(await runDocumentExtractions(services, doc.id, { isLast: false }), 'completed');
+    assert.deepEqual(
+      shown,
+      [0, 1, 2].map((done) => ({ stage: 'extraction', done, total: 3 })),
+    );
+    const done = await getDocument(database.db, orgId, doc.id);
+    assert.deepEqual([done.state, done.progress], ['llm_completed', null]);
+  });
+
   test('a provider outage is retried by the queue, and recorded on the last attempt', async () => {
     const doc = await documentWithText('outage.txt', INVOICE);
     fake.setHandler(() => ({ kind: 'error', status: 503, message: 'unavailable' }));
     await assert.rejects(runDocumentExtractions(services, doc.id, { isLast: false }), /503/);
     assert.equal((await getDocument(database.db, orgId, doc.id)).state, 'llm_processing');
+    assert.equal((await getDocument(database.db, orgId, doc.id)).progress, null, 'no progress while the retry waits');
     assert.equal(await runDocumentExtractions(services, doc.id, { isLast: true }), 'failed');
     assert.match((await getDocument(database.db, orgId, doc.id)).stateError ?? '', /Document Summary: .*503/);
   });

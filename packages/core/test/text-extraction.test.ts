@@ -9,6 +9,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import {
   extractDocumentText,
   type OcrEngineName,
+  pdftotextAvailable,
   sniffDocumentType,
   type TextExtraction,
   TextExtractionError,
@@ -143,24 +144,39 @@ describe('the sample corpus', () => {
     });
   }
 
-  test('a PDF with a text page, an image-only page and a blank page mixes engines, page by page', async () => {
-    const scanned = await PDFDocument.load(readFileSync(sample('scanned-delivery-note.pdf').path));
-    const mixed = await PDFDocument.create();
-    const font = await mixed.embedFont(StandardFonts.Helvetica);
-    mixed.addPage([595, 842]).drawText('A page with a real text layer on it.', { x: 50, y: 780, size: 14, font });
-    const [scanPage] = await mixed.copyPages(scanned, [0]);
-    mixed.addPage(scanPage!);
-    mixed.addPage([595, 842]);
-    const result = await extractDocumentText({ bytes: await mixed.save(), kind: 'pdf' }, {});
-    const ocr = tesseractCliAvailable() ? 'tesseract_cli' : 'tesseract_js';
-    assert.deepEqual(
-      result.pages.map((p) => p.engine),
-      ['pdf_text', ocr, ocr],
-    );
-    assert.equal(result.pages[0]!.text, 'A page with a real text layer on it.');
-    assert.match(result.pages[1]!.text, /DELIVERY NOTE/);
-    assert.deepEqual([result.pages[2]!.text, result.pages[2]!.items], ['', []]);
-  });
+  for (const pdfEngine of ['pdfjs', 'pdftotext'] as const) {
+    test(`a PDF with a text page, an image-only page and a blank page mixes engines, page by page (${pdfEngine})`, {
+      skip: pdfEngine === 'pdftotext' && !pdftotextAvailable() ? 'pdftotext is not on PATH' : false,
+    }, async () => {
+      const scanned = await PDFDocument.load(readFileSync(sample('scanned-delivery-note.pdf').path));
+      const mixed = await PDFDocument.create();
+      const font = await mixed.embedFont(StandardFonts.Helvetica);
+      mixed.addPage([595, 842]).drawText('A page with a real text layer on it.', { x: 50, y: 780, size: 14, font });
+      const [scanPage] = await mixed.copyPages(scanned, [0]);
+      mixed.addPage(scanPage!);
+      mixed.addPage([595, 842]);
+      const reports: Array<[number, number]> = [];
+      const result = await extractDocumentText(
+        { bytes: await mixed.save(), kind: 'pdf' },
+        { pdfEngine, onPage: (done, total) => reports.push([done, total]) },
+      );
+      const ocr = tesseractCliAvailable() ? 'tesseract_cli' : 'tesseract_js';
+      assert.deepEqual(
+        result.pages.map((p) => p.engine),
+        ['pdf_text', ocr, ocr],
+      );
+      assert.equal(result.pages[0]!.text, 'A page with a real text layer on it.');
+      assert.match(result.pages[1]!.text, /DELIVERY NOTE/);
+      assert.deepEqual([result.pages[2]!.text, result.pages[2]!.items], ['', []]);
+      // None as the page count is known, the text page, then each page as its OCR ends.
+      assert.deepEqual(reports, [
+        [0, 3],
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ]);
+    });
+  }
 });
 
 describe('bad input', () => {

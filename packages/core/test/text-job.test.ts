@@ -16,11 +16,13 @@ import {
   runTextExtraction,
   selectRows,
   TEXT_EXTRACTION_QUEUE,
+  TextExtractionError,
   type TextExtractionScheduler,
   uploadDocuments,
 } from '../src/index.ts';
 import { NUL_PDF_TEXT, nulTextLayerPdf } from '../src/testing/sample-corpus.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
+import { progressShown } from './progress-shown.ts';
 
 /** A value that must never leave the statement that failed: not in the reason, not in the job record. */
 const SECRET = 'page-text-secret-7f3a9c';
@@ -172,6 +174,70 @@ describe('a failure to store the text', () => {
     } finally {
       await queue.stop();
     }
+  });
+});
+
+describe('progress while the text is extracted', () => {
+  const pages = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      page: i + 1,
+      text: `page ${i + 1}`,
+      width: 1,
+      height: 1,
+      engine: 'plain' as const,
+      items: [],
+    }));
+
+  test('the document shows its pages done one by one of the total, and no progress once the text is stored', async () => {
+    const doc = await upload('pages.txt', Buffer.from('placeholder'));
+    const shown: unknown[] = [];
+    const extract: ExtractFn = async (_input, { onPage }) => {
+      for (let done = 0; done <= 3; done++) {
+        onPage?.(done, 3);
+        shown.push(await progressShown(database.db, orgId, doc.id, done));
+      }
+      return { pageCount: 3, pages: pages(3) };
+    };
+    assert.equal(await runTextExtraction({ db: database.db, blobs, extract }, doc.id, { isLast: false }), true);
+    assert.deepEqual(
+      shown,
+      [0, 1, 2, 3].map((done) => ({ stage: 'text', done, total: 3 })),
+    );
+    const stored = await getDocument(database.db, orgId, doc.id);
+    assert.deepEqual([stored.state, stored.progress], ['ocr_completed', null]);
+  });
+
+  test('a failure clears the progress: permanent, passing (left for the retry) or on the last attempt', async () => {
+    const failures = [
+      { error: new TextExtractionError('malformed', 'The PDF cannot be read.'), isLast: false, state: 'ocr_failed' },
+      { error: new Error('the OCR engine crashed'), isLast: false, state: 'ocr_processing' },
+      { error: new Error('the OCR engine crashed'), isLast: true, state: 'ocr_failed' },
+    ];
+    for (const { error, isLast, state } of failures) {
+      const doc = await upload('failing.txt', Buffer.from('placeholder'));
+      const extract: ExtractFn = async (_input, { onPage }) => {
+        onPage?.(2, 5);
+        await progressShown(database.db, orgId, doc.id, 2);
+        throw error;
+      };
+      // Passing failures are rethrown for the queue to retry.
+      await runTextExtraction({ db: database.db, blobs, extract }, doc.id, { isLast }).catch((thrown) =>
+        assert.equal(thrown, error),
+      );
+      const failed = await getDocument(database.db, orgId, doc.id);
+      assert.deepEqual([failed.state, failed.progress], [state, null], error.message);
+    }
+  });
+
+  test('reports still waiting to be written when the text is stored leave no progress behind', async () => {
+    const doc = await upload('quick.txt', Buffer.from('placeholder'));
+    const extract: ExtractFn = async (_input, { onPage }) => {
+      onPage?.(0, 1);
+      onPage?.(1, 1);
+      return { pageCount: 1, pages: pages(1) };
+    };
+    assert.equal(await runTextExtraction({ db: database.db, blobs, extract }, doc.id, { isLast: false }), true);
+    assert.equal((await getDocument(database.db, orgId, doc.id)).progress, null);
   });
 });
 

@@ -1,4 +1,4 @@
-import { AUTO_CREATE_STATUSES, type DocumentRecord, type TextMetadata } from '@docagent/core';
+import { AUTO_CREATE_STATUSES, type DocumentRecord, PROGRESS_STAGES, type TextMetadata } from '@docagent/core';
 import { z } from 'zod';
 import { iso, isoOrNull } from './schemas.ts';
 
@@ -28,6 +28,17 @@ const AutoCreateFields = {
   auto_create_error: z.string().optional(),
 };
 
+const ProgressSchema = z
+  .object({
+    stage: z.enum(PROGRESS_STAGES).describe('text: pages with their text; extraction: prompts run'),
+    done: z.number().int(),
+    total: z.number().int(),
+  })
+  .nullable()
+  .describe(
+    'How far the text extraction or the prompts have got while they run (ocr_processing, llm_processing); null otherwise',
+  );
+
 export const UploadedDocumentSchema = z.object({ document_id: z.string(), ...DocRouterDocumentFields, ...AutoCreateFields });
 
 export const DocumentSchema = z.object({
@@ -39,6 +50,7 @@ export const DocumentSchema = z.object({
   size_bytes: z.number(),
   page_count: z.number().nullable(),
   state_error: z.string().nullable(),
+  progress: ProgressSchema,
   ...AutoCreateFields,
 });
 
@@ -72,6 +84,7 @@ export const toDocument = (d: DocumentRecord): z.infer<typeof DocumentSchema> =>
   size_bytes: d.sizeBytes,
   page_count: d.pageCount,
   state_error: d.stateError,
+  progress: d.progress,
 });
 
 export const TextMetadataSchema = z.object({

@@ -159,7 +159,7 @@ export function useRerunTextExtractionMutation(orgId: string, documentId: string
       // Showing the new state at once takes the old text off the page, and forgetting that
       // text makes the page load the new one, even when extraction ends before the next poll.
       queryClient.setQueryData<DocumentSummary>(documentDetailQueryKey(orgId, documentId), (document) =>
-        document ? { ...document, state, state_error: null } : document,
+        document ? { ...document, state, state_error: null, progress: null } : document,
       );
       queryClient.removeQueries({ queryKey: documentTextQueryKey(orgId, documentId) });
       return refresh();

@@ -64,6 +64,13 @@ export interface AutoCreateFields {
   auto_create_error?: string;
 }
 
+/** How far a running stage has got: pages with their text (`text`), or prompts run (`extraction`). */
+export interface DocumentProgress {
+  stage: 'text' | 'extraction';
+  done: number;
+  total: number;
+}
+
 export interface DocumentSummary extends AutoCreateFields {
   id: string;
   document_name: string;
@@ -79,6 +86,8 @@ export interface DocumentSummary extends AutoCreateFields {
   size_bytes: number;
   /** Null until text extraction has completed. */
   page_count: number | null;
+  /** Set while the text is extracted or the prompts run; null otherwise. */
+  progress: DocumentProgress | null;
 }
 
 export interface DocumentList {

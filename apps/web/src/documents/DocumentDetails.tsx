@@ -22,7 +22,7 @@ export function DocumentDetails({ orgId, document }: { orgId: string; document: 
         {kindLabels[document.kind]} <span className="text-slate-500">({document.type})</span>
       </Detail>
       <Detail label="State">
-        <DocumentStateBadge state={document.state} error={null} />
+        <DocumentStateBadge state={document.state} error={null} progress={document.progress} />
       </Detail>
       <Detail label="Pages">{document.page_count ?? '—'}</Detail>
       <Detail label="Size">{formatBytes(document.size_bytes)}</Detail>

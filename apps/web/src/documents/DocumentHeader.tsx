@@ -31,7 +31,7 @@ export function DocumentHeader({ orgId, document }: { orgId: string; document: D
           {document.document_name}
         </h1>
         <div className="shrink-0">
-          <DocumentStateBadge state={document.state} error={null} />
+          <DocumentStateBadge state={document.state} error={null} progress={document.progress} />
         </div>
         <span className="hidden shrink-0 text-sm whitespace-nowrap text-slate-500 lg:inline">{facts.join(' · ')}</span>
         <div className="relative ml-auto flex shrink-0 items-center gap-2">

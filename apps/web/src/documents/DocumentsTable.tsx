@@ -49,7 +49,7 @@ export function DocumentsTable({ orgId, documents, onTagSelect, onDelete, deleti
             {kindLabels[document.kind]}
           </td>
           <td className="px-4 py-2.5">
-            <DocumentStateBadge state={document.state} error={document.state_error} />
+            <DocumentStateBadge state={document.state} error={document.state_error} progress={document.progress} />
           </td>
           <td className="px-4 py-2.5">
             {document.tag_ids.length === 0 ? (

@@ -144,6 +144,17 @@ export type DocumentState = (typeof DOCUMENT_STATES)[number];
  * (or while no provider is configured), running, then proposed or failed; a person's review
  * ends it in accepted or rejected.
  */
+/** The stages that report how far they have got: pages with their text, prompts run. */
+export const PROGRESS_STAGES = ['text', 'extraction'] as const;
+export type ProgressStage = (typeof PROGRESS_STAGES)[number];
+
+/** How far the stage under way on a document has got: `done` of `total` pages or prompts. */
+export interface DocumentProgress {
+  stage: ProgressStage;
+  done: number;
+  total: number;
+}
+
 export const AUTO_CREATE_STATUSES = ['pending', 'running', 'proposed', 'failed', 'accepted', 'rejected'] as const;
 export type AutoCreateStatus = (typeof AUTO_CREATE_STATUSES)[number];
 
@@ -174,6 +185,8 @@ export const documents = pgTable(
     textEngine: text('text_engine'),
     /** Characters dropped from the extracted text because PostgreSQL cannot store them (NUL, unpaired surrogates). */
     textRemovedCharacters: integer('text_removed_characters').notNull().default(0),
+    /** Set while a stage runs (document-progress.ts); null otherwise. */
+    progress: jsonb('progress').$type<DocumentProgress>(),
     /** The upload asked for auto-create: the headless agent proposes a schema and a prompt. */
     autoCreate: boolean('auto_create').notNull().default(false),
     /** null when auto-create was not asked for. */

@@ -1,6 +1,13 @@
 import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { type AutoCreateStatus, agentThreads, agentTurns, type DocumentState, documents } from '../db/schema.ts';
+import {
+  type AutoCreateStatus,
+  agentThreads,
+  agentTurns,
+  type DocumentProgress,
+  type DocumentState,
+  documents,
+} from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { escapeLike } from '../sql-text.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -27,6 +34,8 @@ export interface DocumentRecord {
   textEngine: string | null;
   /** Characters dropped from the text because the database cannot store them. */
   textRemovedCharacters: number;
+  /** How far the text or the prompts have got, while they run. */
+  progress: DocumentProgress | null;
   autoCreate: boolean;
   autoCreateStatus: AutoCreateStatus | null;
   autoCreateSchemaRevid: string | null;
@@ -161,7 +170,10 @@ export async function deleteDocument(
   await services.blobs.delete(row.blobId);
 }
 
-/** Marks the document for a new text extraction and schedules it. */
+/**
+ * Marks the document for a new text extraction and schedules it. A stage still running on it
+ * writes no more progress (document-progress.ts): what it wrote goes now.
+ */
 export async function rerunTextExtraction(
   services: DocumentServices,
   orgId: string,
@@ -169,7 +181,7 @@ export async function rerunTextExtraction(
 ): Promise<DocumentRecord> {
   const [row] = await services.db
     .update(documents)
-    .set({ state: 'uploaded', stateError: null })
+    .set({ state: 'uploaded', stateError: null, progress: null })
     .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)))
     .returning();
   if (!row) throw notFound(`Document ${documentId}`);

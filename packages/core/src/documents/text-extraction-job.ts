@@ -5,12 +5,13 @@ import { documentPages, documents } from '../db/schema.ts';
 import { storableText } from '../db/storable-text.ts';
 import { failureMessage } from '../scrub-errors.ts';
 import { type BlobStore, readBlob } from '../storage/blob-store.ts';
-import type { DocumentKind, PageText, TextExtraction, TextExtractionLimits } from '../text/types.ts';
+import type { DocumentKind, PageProgress, PageText, TextExtraction, TextExtractionLimits } from '../text/types.ts';
 import { TextExtractionError } from '../text/types.ts';
+import { StageProgress } from './document-progress.ts';
 
 export type ExtractFn = (
   input: { bytes: Uint8Array; kind: DocumentKind },
-  options: { limits?: Partial<TextExtractionLimits> },
+  options: { limits?: Partial<TextExtractionLimits>; onPage?: PageProgress },
 ) => Promise<TextExtraction>;
 
 export interface TextJobServices {
@@ -44,7 +45,7 @@ export async function runTextExtraction(
 
   try {
     const bytes = await readBlob(services.blobs, doc.blobId);
-    const extraction = await services.extract({ bytes, kind: doc.kind }, { limits: services.limits });
+    const extraction = await extractShowingProgress(services, documentId, { bytes, kind: doc.kind });
     return await saveExtraction(db, documentId, extraction).catch((error: unknown) => {
       throw new Error(`the extracted text could not be stored (${failureMessage(error)})`, { cause: error });
     });
@@ -53,6 +54,20 @@ export async function runTextExtraction(
     if (permanent || attempt.isLast) await markFailed(db, documentId, failureMessage(error));
     if (!permanent) throw error;
     return false;
+  }
+}
+
+/** The extraction, with how many pages have their text shown on the document while it runs. */
+async function extractShowingProgress(
+  services: TextJobServices,
+  documentId: string,
+  input: { bytes: Uint8Array; kind: DocumentKind },
+): Promise<TextExtraction> {
+  const progress = new StageProgress(services.db, documentId, 'text');
+  try {
+    return await services.extract(input, { limits: services.limits, onPage: progress.report });
+  } finally {
+    await progress.end();
   }
 }
 

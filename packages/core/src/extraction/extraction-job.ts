@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { documents } from '../db/schema.ts';
+import { StageProgress } from '../documents/document-progress.ts';
 import { isDomainError } from '../errors.ts';
 import { promptsForDocument } from '../prompts/prompts.ts';
 import { settleExtractionState } from './extraction-state.ts';
@@ -18,10 +19,10 @@ export type DocumentExtractionOutcome = 'completed' | 'failed' | 'skipped';
  * Runs the prompts a document gets once its text is ready: the default prompt and every prompt
  * sharing a tag with it, each storing its result. Results already stored are kept, so a retried
  * job does only what is left; a prompt whose latest run failed runs again. The document is
- * llm_processing meanwhile; at the end its state is settled by the rule of extraction-state.ts
- * (llm_failed while a prompt's latest run failed, with the reasons). With no LLM provider the
- * document waits for one (waiting-for-model.ts): there is nothing to fail, only something to
- * configure, and configuring it queues this job again.
+ * llm_processing meanwhile, its progress counting the prompts run; at the end its state is
+ * settled by the rule of extraction-state.ts (llm_failed while a prompt's latest run failed, with
+ * the reasons). With no LLM provider the document waits for one (waiting-for-model.ts): there is
+ * nothing to fail, only something to configure, and configuring it queues this job again.
  */
 export async function runDocumentExtractions(
   services: ExtractionServices,
@@ -58,13 +59,20 @@ export async function runDocumentExtractions(
   if (moved.length === 0) return 'skipped';
 
   const failedBefore = await failedPromptIds(db, documentId);
-  for (const prompt of await promptsForDocument(db, doc.orgId, doc.tagIds)) {
-    try {
-      await runExtraction(services, doc.orgId, documentId, prompt.promptRevid, { force: failedBefore.has(prompt.promptId) });
-    } catch (error) {
-      // The failure is recorded (runExtraction); a passing one is worth another attempt of the job.
-      if (!isPermanent(error) && !attempt.isLast) throw error;
+  const prompts = await promptsForDocument(db, doc.orgId, doc.tagIds);
+  const progress = new StageProgress(db, documentId, 'extraction');
+  try {
+    for (const [done, prompt] of prompts.entries()) {
+      progress.report(done, prompts.length);
+      try {
+        await runExtraction(services, doc.orgId, documentId, prompt.promptRevid, { force: failedBefore.has(prompt.promptId) });
+      } catch (error) {
+        // The failure is recorded (runExtraction); a passing one is worth another attempt of the job.
+        if (!isPermanent(error) && !attempt.isLast) throw error;
+      }
     }
+  } finally {
+    await progress.end();
   }
   const state = await settleExtractionState(db, documentId, { jobDone: true });
   if (state === undefined) return 'skipped';

@@ -6,6 +6,7 @@ import { extractPlainText } from './plain-text.ts';
 import {
   DEFAULT_TEXT_LIMITS,
   type DocumentKind,
+  type PageProgress,
   type TextExtraction,
   TextExtractionError,
   type TextExtractionLimits,
@@ -20,6 +21,8 @@ export interface ExtractTextOptions {
   ocrEngine?: OcrEngineName;
   /** Overrides the PDF text engine choice (DOCAGENT_PDF_ENGINE, else pdftotext when installed). */
   pdfEngine?: PdfEngineName;
+  /** Told as the pages of a PDF or an image get their text; a text file's one page is read at once. */
+  onPage?: PageProgress;
 }
 
 function describeDuration(ms: number): string {
@@ -44,7 +47,7 @@ export async function extractDocumentText(
   const ocr = () => openOcrSession(chooseOcrEngine(options.ocrEngine));
   try {
     if (input.kind === 'image')
-      return await extractImageText(input.bytes, { maxImagePixels: limits.maxImagePixels, ocr, signal });
+      return await extractImageText(input.bytes, { maxImagePixels: limits.maxImagePixels, ocr, signal, onPage: options.onPage });
     return await extractPdfText(input.bytes, {
       engine: choosePdfEngine(options.pdfEngine),
       maxPages: limits.maxPages,
@@ -52,6 +55,7 @@ export async function extractDocumentText(
       dpi: OCR_DPI,
       ocr,
       signal,
+      onPage: options.onPage,
     });
   } catch (error) {
     if (!signal.aborted || error instanceof TextExtractionError) throw error;

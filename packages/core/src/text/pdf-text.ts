@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { OcrResult, OcrSession } from './ocr.ts';
+import { countPagesDone } from './pages-done.ts';
 import type { PdfEngineName } from './pdf-engine.ts';
 import { readPdfTextWithPoppler } from './pdf-poppler.ts';
 import type { PdfWorkerInput, PdfWorkerMessage, PdfWorkerRequest } from './pdf-worker-protocol.ts';
-import { type PageText, type PositionedText, type TextExtraction, TextExtractionError } from './types.ts';
+import { type PageProgress, type PageText, type PositionedText, type TextExtraction, TextExtractionError } from './types.ts';
 
 const WORKER_URL = new URL('./pdf-worker.ts', import.meta.url);
 
@@ -107,7 +108,12 @@ function toPagePoints(words: OcrResult['words'], scale: number, page: PageText):
  * OCR of the pages without a usable text layer, in page order, one at a time: the worker
  * renders a page only when the previous one is read, so at most one page image is in memory.
  */
-async function ocrPages(worker: PdfWorkerThread, scanned: PageText[], options: PdfTextOptions): Promise<void> {
+async function ocrPages(
+  worker: PdfWorkerThread,
+  scanned: PageText[],
+  options: PdfTextOptions,
+  pageDone: () => void,
+): Promise<void> {
   let session: OcrSession | undefined;
   try {
     for (const page of scanned) {
@@ -118,6 +124,7 @@ async function ocrPages(worker: PdfWorkerThread, scanned: PageText[], options: P
       page.engine = session.engine;
       page.text = result.text;
       page.items = toPagePoints(result.words, scale, page);
+      pageDone();
     }
   } finally {
     await session?.close();
@@ -131,6 +138,7 @@ interface PdfTextOptions {
   dpi: number;
   ocr: () => Promise<OcrSession>;
   signal: AbortSignal;
+  onPage?: PageProgress;
 }
 
 /**
@@ -161,6 +169,7 @@ async function withPdfWorker<T>(
 function extractWithPdfjs(bytes: Uint8Array, options: PdfTextOptions): Promise<TextExtraction> {
   return withPdfWorker(bytes, { ...options, readText: true }, async (worker) => {
     const { pageCount } = await worker.next('opened');
+    const pageDone = countPagesDone(pageCount, options.onPage);
     const pages: PageText[] = [];
     const scanned: PageText[] = [];
     for (
@@ -171,8 +180,9 @@ function extractWithPdfjs(bytes: Uint8Array, options: PdfTextOptions): Promise<T
       const { page, width, height, text, items } = message;
       pages.push({ page, width, height, text, items, engine: 'pdf_text' });
       if (message.needsOcr) scanned.push(pages.at(-1)!);
+      else pageDone();
     }
-    await ocrPages(worker, scanned, options);
+    await ocrPages(worker, scanned, options, pageDone);
     return { pageCount, pages };
   });
 }
@@ -185,11 +195,14 @@ async function extractWithPoppler(bytes: Uint8Array, options: PdfTextOptions): P
   const { pageCount, pages: read } = await readPdfTextWithPoppler(bytes, options);
   const pages: PageText[] = read.map(({ needsOcr: _, ...page }) => page);
   const scanned = pages.filter((_, i) => read[i]!.needsOcr);
+  // pdftotext hands every text layer over at the end: those pages are done at once.
+  const pageDone = countPagesDone(pageCount, options.onPage);
+  pageDone(pages.length - scanned.length);
   if (scanned.length > 0) {
     await withPdfWorker(bytes, { ...options, readText: false }, async (worker) => {
       await worker.next('opened');
       await worker.next('text_done');
-      await ocrPages(worker, scanned, options);
+      await ocrPages(worker, scanned, options, pageDone);
     });
   }
   return { pageCount, pages };

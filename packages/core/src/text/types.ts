@@ -37,6 +37,9 @@ export interface TextExtraction {
   pages: PageText[];
 }
 
+/** Told, as a document's pages get their final text, how many of all its pages have it so far. */
+export type PageProgress = (done: number, total: number) => void;
+
 export interface TextExtractionLimits {
   /** Whole-document wall-clock limit. */
   timeoutMs: number;
