@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { testDatabaseKind } from '@docagent/core/testing';
 import type { Page } from 'playwright-core';
@@ -82,28 +85,40 @@ async function scenario(page: Page): Promise<void> {
   const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
   assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
   const org = `/v0/orgs/${orgId}`;
-  const origin = new URL(page.url()).origin;
   const text = 'ACME Corp\nInvoice INV-2024-0042\nTotal due: 1,250.50 USD\n';
-  const { documents } = await api<{ documents: { document_id: string }[] }>(page, 'POST', `${org}/documents`, {
-    documents: [
-      { name: 'plain.txt', content: Buffer.from(text).toString('base64'), auto_create: false },
-      { name: 'proposed.txt', content: Buffer.from(text).toString('base64'), auto_create: true },
-    ],
-  });
-  const [plainId, proposedId] = documents.map((document) => document.document_id);
-  assert.ok(plainId && proposedId, 'both uploads were stored');
+  const folder = mkdtempSync(join(tmpdir(), 'workspace-'));
+  const file = (name: string) => {
+    writeFileSync(join(folder, name), text);
+    return join(folder, name);
+  };
+
+  // Uploaded through the drop zone as a newcomer does: one plain, one with auto-create asked for.
+  const uploads = page.getByRole('region', { name: 'Uploads' });
+  const autoCreate = page.getByRole('checkbox', { name: 'Auto-create schema & prompt' });
+  await autoCreate.and(page.locator(':enabled')).waitFor();
+  await page.getByLabel('Upload documents').setInputFiles(file('plain.txt'));
+  await uploads.getByRole('listitem', { name: 'plain.txt' }).getByText('Done').waitFor();
+  await autoCreate.check();
+  await page.getByLabel('Upload documents').setInputFiles(file('proposed.txt'));
+  await uploads.getByRole('listitem', { name: 'proposed.txt' }).getByText('Done').waitFor();
+  rmSync(folder, { recursive: true, force: true });
+  const listed = await api<{ documents: { id: string; document_name: string }[] }>(page, 'GET', `${org}/documents`);
+  const idOf = (name: string) => listed.documents.find((document) => document.document_name === name)?.id;
+  const [plainId, proposedId] = [idOf('plain.txt'), idOf('proposed.txt')];
+  assert.ok(plainId && proposedId, `both uploads are listed: ${JSON.stringify(listed)}`);
   await waitForPrompts(page, `${org}/documents/${plainId}`);
   const proposed = await waitForAutoCreate(page, `${org}/documents/${proposedId}`);
   assert.equal(proposed.auto_create_status, 'proposed', proposed.auto_create_error);
-
-  await page.goto(`${origin}/orgs/${orgId}/documents/${plainId}`);
+  const table = page.getByRole('region', { name: 'Documents' });
+  await table.getByRole('row', { name: /proposed\.txt/ }).getByText('Needs review').waitFor();
+  await screenshotBothThemes(page, 'documents-list-1440x900');
+  await table.getByRole('link', { name: 'plain.txt', exact: true }).click();
   const agent = await agentPanelOf(page, 'plain.txt');
   await plainDocument(page, agent);
   await noModel(page, agent);
 
   // The next or previous document of the list, by the keyboard.
   await page.setViewportSize({ width: 1440, height: 900 });
-  const listed = await api<{ documents: { id: string }[] }>(page, 'GET', `${org}/documents`);
   const order = listed.documents.map((document) => document.id);
   await leaveTheMessageBox(page);
   await page.keyboard.press(order.indexOf(proposedId) > order.indexOf(plainId) ? 'j' : 'k');

@@ -16,7 +16,12 @@ function readChoice(): ThemeChoice {
 function applyTheme(): void {
   const choice = readChoice();
   const dark = choice === 'dark' || (choice === 'system' && darkQuery().matches);
-  document.documentElement.classList.toggle('dark', dark);
+  const root = document.documentElement;
+  if (root.classList.contains('dark') === dark) return;
+  // The whole page changes at once: elements with a colour transition would otherwise fade one by one.
+  root.classList.add('theme-switching');
+  root.classList.toggle('dark', dark);
+  requestAnimationFrame(() => requestAnimationFrame(() => root.classList.remove('theme-switching')));
 }
 
 /** Called once before the first render, so a dark system never flashes a light page. */
