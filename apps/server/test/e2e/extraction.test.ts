@@ -2,24 +2,46 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { testDatabaseKind } from '@docagent/core/testing';
-import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, type BrowserProblems, EXTRACTION_TIMEOUT_MS, runScenario, signInFirstTime, textOf } from './browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import {
+  ARTIFACTS,
+  api,
+  type BrowserProblems,
+  EXTRACTION_TIMEOUT_MS,
+  firstStartCredentials,
+  NEW_PASSWORD,
+  runScenario,
+  signInFirstTime,
+  textOf,
+  waitForPrompts,
+} from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { requestedSchema } from './responses-requests.ts';
 
 const MODEL = 'openai:gpt-4.1-mini';
 const INVOICE = { invoice_number: 'INV-2024-0042', total: 1250.5 };
 const SUMMARY = { document_type: 'invoice', summary: 'An invoice from ACME.', key_facts: ['ACME', 'INV-2024-0042'] };
+const DELIVERY = {
+  note_number: 'DN-7',
+  delivered_on: '2024-03-01',
+  lines: [
+    { product: 'Hex bolts M8', quantity: 200 },
+    { product: 'Lock nuts M8', quantity: 150 },
+  ],
+};
 const UPSTREAM_FAILURE = 'the fake provider exploded';
 
 let app: FakeLlmApp;
+/** The first scenario replaces the one-time password; a later one signs in with the new one. */
+let passwordReplaced = false;
 
 before(async () => {
   app = await startFakeLlmApp('extraction');
   // Each prompt gets the JSON its schema (or, for the default prompt, its instructions) asks for.
-  app.fake.setHandler((request) => ({
-    text: JSON.stringify(requestedSchema(request)?.properties?.invoice_number ? INVOICE : SUMMARY),
-  }));
+  app.fake.setHandler((request) => {
+    const properties = requestedSchema(request)?.properties;
+    return { text: JSON.stringify(properties?.lines ? DELIVERY : properties?.invoice_number ? INVOICE : SUMMARY) };
+  });
 });
 
 after(async () => {
@@ -32,8 +54,20 @@ test(`prompt results show on the document page, are corrected, verified and re-r
   await runScenario(app.browser, 'extraction', { width: 1400, height: 1000 }, walkThrough);
 });
 
+async function signIn(page: Page): Promise<void> {
+  if (!passwordReplaced) {
+    await signInFirstTime(page, app.server);
+    passwordReplaced = true;
+    return;
+  }
+  await page.goto(firstStartCredentials(app.server).loginUrl);
+  await page.getByLabel('Password').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Documents' }).waitFor();
+}
+
 async function walkThrough(page: Page, problems: BrowserProblems): Promise<void> {
-  await signInFirstTime(page, app.server);
+  await signIn(page);
   const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
   assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
   const org = `/v0/orgs/${orgId}`;
@@ -87,13 +121,14 @@ async function walkThrough(page: Page, problems: BrowserProblems): Promise<void>
   assert.equal(await invoiceForm.getByLabel('invoice_number', { exact: true }).inputValue(), INVOICE.invoice_number);
   assert.equal(await total.inputValue(), String(INVOICE.total));
   assert.equal(await summaryForm.getByLabel('document_type', { exact: true }).inputValue(), SUMMARY.document_type);
-  assert.match(await summaryForm.getByLabel('key_facts', { exact: true }).inputValue(), /INV-2024-0042/);
+  assert.equal(await summaryForm.getByLabel('key_facts item 2', { exact: true }).inputValue(), 'INV-2024-0042');
   const schemaRequest = app.fake.requests.find((request) => requestedSchema(request)?.properties?.invoice_number);
   assert.ok(schemaRequest, 'the invoice prompt asked for structured output with its schema');
   await page.screenshot({ path: join(ARTIFACTS, `extraction-results-${testDatabaseKind()}.png`), fullPage: true });
 
-  // A value that is not a number is refused before it is sent.
-  await total.fill('a lot');
+  // A number left empty is refused before it is sent.
+  assert.equal(await total.getAttribute('type'), 'number');
+  await total.fill('');
   await invoiceForm.getByRole('button', { name: 'Save' }).click();
   await invoiceForm.getByText('Enter a number').waitFor();
 
@@ -157,4 +192,157 @@ async function walkThrough(page: Page, problems: BrowserProblems): Promise<void>
   problems.allow(
     (problem) => problem.kind === 'console' && problem.url.includes('/llm/run/') && /status of 502/.test(problem.text),
   );
+}
+
+test(`a schema built with the field builder, and its list of objects shown as a table in the result (${testDatabaseKind()})`, {
+  timeout: 5 * 60_000,
+}, async () => {
+  await runScenario(app.browser, 'schema-builder', { width: 1280, height: 720 }, buildAndExtract);
+});
+
+const screenshotSizes = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+];
+
+/** Full-page screenshots at each of the sizes, `shown` scrolled into view (panels scroll on their own); back at the first size after. */
+async function screenshotAtSizes(page: Page, name: string, shown: Locator): Promise<void> {
+  for (const size of screenshotSizes) {
+    await page.setViewportSize(size);
+    await shown.scrollIntoViewIfNeeded();
+    const file = `${name}-${size.width}x${size.height}-${testDatabaseKind()}.png`;
+    await page.screenshot({ path: join(ARTIFACTS, file), fullPage: true });
+  }
+  await page.setViewportSize(screenshotSizes[0] as { width: number; height: number });
+}
+
+async function buildAndExtract(page: Page): Promise<void> {
+  await signIn(page);
+  const orgId = /\/orgs\/([^/]+)\/documents/.exec(page.url())?.[1];
+  assert.ok(orgId, `the documents page is an organization page: ${page.url()}`);
+  const org = `/v0/orgs/${orgId}`;
+  const origin = new URL(page.url()).origin;
+
+  // The starter schema's fields are removed and new ones built: a text, a date and a list of objects.
+  await page.goto(`${origin}/orgs/${orgId}/schemas/new`);
+  await page.getByRole('heading', { level: 1, name: 'New schema' }).waitFor();
+  await page.getByLabel('Schema name').fill('Delivery note');
+  const builder = page.getByRole('region', { name: 'Fields' });
+  const json = page.getByLabel('Response format (JSON)');
+  for (const name of ['invoice_number', 'invoice_date', 'total']) {
+    await builder.getByRole('button', { name: `Delete ${name}` }).click();
+  }
+  await builder.getByText('No fields yet.').waitFor();
+  const addField = builder.getByRole('button', { name: 'Add a field' });
+  // A new field's name is focused and selected: typing names it.
+  await addField.click();
+  await page.keyboard.type('note_number');
+  await builder.getByRole('group', { name: 'Field note_number' }).getByLabel('Description').fill('As printed at the top');
+  await addField.click();
+  await page.keyboard.type('delivered_on');
+  const date = builder.getByRole('group', { name: 'Field delivered_on' });
+  await date.getByLabel('Type').selectOption('date');
+  await addField.click();
+  await page.keyboard.type('lines');
+  const lines = builder.getByRole('group', { name: 'Field lines' });
+  await lines.getByLabel('Type').first().selectOption('object-list');
+  await lines.getByRole('group', { name: 'Field field_1' }).getByLabel('Name').fill('product');
+  await lines.getByRole('button', { name: 'Add a sub-field of lines' }).click();
+  await page.keyboard.type('quantity');
+  await lines.getByRole('group', { name: 'Field quantity' }).getByLabel('Type').selectOption('number');
+
+  // Reordered with the keyboard: the focus follows the moved field.
+  await builder.getByRole('button', { name: 'Move delivered_on up' }).focus();
+  await page.keyboard.press('Enter');
+  await builder.getByRole('button', { name: 'Move delivered_on down' }).and(page.locator(':focus')).waitFor();
+  await date.getByRole('checkbox', { name: /Required/ }).uncheck();
+
+  const expected = {
+    type: 'object',
+    properties: {
+      delivered_on: { type: ['string', 'null'], format: 'date' },
+      note_number: { type: 'string', description: 'As printed at the top' },
+      lines: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { product: { type: 'string' }, quantity: { type: 'number' } },
+          required: ['product', 'quantity'],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['delivered_on', 'note_number', 'lines'],
+    additionalProperties: false,
+  };
+  const schemaOfText = async () =>
+    (JSON.parse(await json.inputValue()) as { json_schema: { schema: unknown } }).json_schema.schema;
+  assert.deepEqual(await schemaOfText(), expected, 'the JSON follows the builder');
+  await page.getByText('The schema is valid.').waitFor();
+  await screenshotAtSizes(page, 'schema-builder', builder);
+
+  // Broken JSON is kept as typed while the builder waits; fixed, the builder follows it.
+  const text = await json.inputValue();
+  await json.fill(`${text},`);
+  await builder.getByText(/^Waiting for valid JSON/).waitFor();
+  assert.equal(await json.inputValue(), `${text},`);
+  await json.fill(text.replace('"As printed at the top"', '"The note number, as printed"'));
+  assert.equal(
+    await builder.getByRole('group', { name: 'Field note_number' }).getByLabel('Description').inputValue(),
+    'The note number, as printed',
+  );
+  await page.getByText('The schema is valid.').waitFor();
+  await page.getByRole('button', { name: 'Save schema' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Delivery note' }).waitFor();
+  const schemaId = /\/schemas\/([^/?]+)/.exec(page.url())?.[1];
+  assert.ok(schemaId, `a saved schema has its own page: ${page.url()}`);
+
+  // A prompt with the schema runs on a tagged document; its lines show as a table.
+  const tag = await api<{ id: string }>(page, 'POST', `${org}/tags`, { name: 'deliveries' });
+  const prompt = await api<{ prompt_revid: string }>(page, 'POST', `${org}/prompts`, {
+    name: 'Read delivery note',
+    content: 'Read the delivery note.',
+    schema_id: schemaId,
+    schema_version: null,
+    model: MODEL,
+    tag_ids: [tag.id],
+  });
+  const content = Buffer.from('Delivery note DN-7, 1 March 2024\n200 Hex bolts M8\n150 Lock nuts M8\n').toString('base64');
+  const { documents } = await api<{ documents: { document_id: string }[] }>(page, 'POST', `${org}/documents`, {
+    documents: [{ name: 'delivery.txt', content, tag_ids: [tag.id] }],
+  });
+  const documentId = documents[0]?.document_id;
+  assert.ok(documentId, 'the upload stored the document');
+  await waitForPrompts(page, `${org}/documents/${documentId}`);
+  await page.goto(`${origin}/orgs/${orgId}/documents/${documentId}`);
+  const form = page.getByRole('form', { name: 'Read delivery note result' });
+  await form.waitFor({ timeout: EXTRACTION_TIMEOUT_MS });
+  const table = form.getByRole('table', { name: 'lines' });
+  assert.deepEqual(await table.getByRole('columnheader').allTextContents(), ['product', 'quantity', 'Remove']);
+  assert.equal(await table.getByLabel('product, row 2').inputValue(), 'Lock nuts M8');
+  assert.equal(await table.getByLabel('quantity, row 1').getAttribute('type'), 'number');
+  const delivered = form.getByLabel('delivered_on', { exact: true });
+  assert.equal(await delivered.getAttribute('type'), 'date');
+  assert.equal(await delivered.inputValue(), DELIVERY.delivered_on);
+  await screenshotAtSizes(page, 'extraction-table', table);
+
+  // A cell edited and a row added are saved in the result's own shape.
+  await table.getByLabel('quantity, row 2').fill('160');
+  await form.getByRole('button', { name: 'Add a row to lines' }).click();
+  await table.getByLabel('product, row 3').fill('Washers M8');
+  await table.getByLabel('quantity, row 3').fill('50');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page
+    .getByRole('region', { name: /^Read delivery note/ })
+    .getByText('edited', { exact: true })
+    .waitFor();
+  const saved = await api<{ updated_llm_result: unknown }>(
+    page,
+    'GET',
+    `${org}/llm/result/${documentId}?prompt_revid=${prompt.prompt_revid}`,
+  );
+  assert.deepEqual(saved.updated_llm_result, {
+    ...DELIVERY,
+    lines: [...DELIVERY.lines.slice(0, 1), { product: 'Lock nuts M8', quantity: 160 }, { product: 'Washers M8', quantity: 50 }],
+  });
 }

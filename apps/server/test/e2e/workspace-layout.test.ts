@@ -110,7 +110,10 @@ async function scenario(page: Page): Promise<void> {
   const proposed = await waitForAutoCreate(page, `${org}/documents/${proposedId}`);
   assert.equal(proposed.auto_create_status, 'proposed', proposed.auto_create_error);
   const table = page.getByRole('region', { name: 'Documents' });
-  await table.getByRole('row', { name: /proposed\.txt/ }).getByText('Needs review').waitFor();
+  await table
+    .getByRole('row', { name: /proposed\.txt/ })
+    .getByText('Needs review')
+    .waitFor();
   await screenshotBothThemes(page, 'documents-list-1440x900');
   await table.getByRole('link', { name: 'plain.txt', exact: true }).click();
   const agent = await agentPanelOf(page, 'plain.txt');

@@ -114,7 +114,8 @@ export function ExtractionPanel({ orgId, document }: ExtractionPanelProps) {
 
   return (
     <section aria-labelledby="extraction-heading" className="space-y-4">
-      <h2 id="extraction-heading" className="text-lg font-semibold text-slate-900">
+      {/* The side panel's tab already says "Extraction" on screen; the heading names the region. */}
+      <h2 id="extraction-heading" className="sr-only">
         Extraction
       </h2>
       {hint !== null && <NoModelNotice hint={hint} />}

@@ -1,11 +1,13 @@
 import { useId } from 'react';
 import { type ExtractionResult, useRunExtractionMutation } from '../api/extraction';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { LoadingState } from '../components/LoadingState';
 import { formatDateTime } from '../lib/format';
 import { PendingReviewBadge } from '../prompts/PendingReviewBadge';
 import { ResultBadges } from './ResultBadges';
 import { ResultForm } from './ResultForm';
 import { RunButton } from './RunButton';
+import { useResultSchema } from './useResultSchema';
 
 interface PromptResultCardProps {
   orgId: string;
@@ -34,6 +36,7 @@ export function PromptResultCard({
 }: PromptResultCardProps) {
   const headingId = useId();
   const run = useRunExtractionMutation(orgId, documentId, promptRevid);
+  const resultSchema = useResultSchema(orgId, result?.prompt_revid);
 
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white">
@@ -61,17 +64,18 @@ export function PromptResultCard({
       </div>
       <div className="space-y-3 px-4 py-3">
         {run.isError && <ErrorAlert title={`Could not run ${promptName}`} error={run.error} />}
-        {result ? (
+        {result && resultSchema.status === 'loading' && <LoadingState label="Loading the result…" />}
+        {result && resultSchema.status === 'settled' && (
           // Remounted when the stored values change (a save or a new run), so that the form shows them.
           <ResultForm
             key={`${result.prompt_revid}:${JSON.stringify(result.updated_llm_result)}`}
             orgId={orgId}
             result={result}
             label={`${promptName} result`}
+            schema={resultSchema.schema}
           />
-        ) : (
-          <p className="text-sm text-slate-500">No result yet</p>
         )}
+        {!result && <p className="text-sm text-slate-500">No result yet</p>}
       </div>
     </section>
   );

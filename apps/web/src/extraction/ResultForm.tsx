@@ -12,11 +12,13 @@ interface ResultFormProps {
   result: ExtractionResult;
   /** The form's accessible name, e.g. "Invoice fields result". */
   label: string;
+  /** The JSON Schema the result follows, when known: it says how each value is edited. */
+  schema: unknown;
 }
 
 /** A result's values as an editable form, saved as a correction that the server checks against the prompt's schema. */
-export function ResultForm({ orgId, result, label }: ResultFormProps) {
-  const [drafts, setDrafts] = useState<Drafts>(() => draftsOf(result.updated_llm_result));
+export function ResultForm({ orgId, result, label, schema }: ResultFormProps) {
+  const [drafts, setDrafts] = useState<Drafts>(() => draftsOf(result.updated_llm_result, schema));
   const [localProblems, setLocalProblems] = useState<InputProblem[]>([]);
   const save = useUpdateResultMutation(orgId, result.document_id, result.prompt_revid);
   const verify = useUpdateResultMutation(orgId, result.document_id, result.prompt_revid);

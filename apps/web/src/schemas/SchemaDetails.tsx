@@ -38,6 +38,14 @@ export function SchemaDetails({ orgId, schemaId }: { orgId: string; schemaId: st
   const versions = versionsQuery.data ?? [];
   const older = versions.find((version) => version.schema_version === requestedVersion && version !== current);
 
+  const versionList = (
+    <VersionList
+      versions={versions.map((version) => ({ ...version, version: version.schema_version }))}
+      shownVersion={older?.schema_version ?? current.schema_version}
+      pagePath={pagePath}
+    />
+  );
+
   function confirmDelete() {
     if (window.confirm(`Delete the schema “${current?.name}” and all its versions?`)) {
       deleteSchema.mutate(schemaId, { onSuccess: () => navigate(listPath) });
@@ -59,33 +67,28 @@ export function SchemaDetails({ orgId, schemaId }: { orgId: string; schemaId: st
           onRetry={() => void versionsQuery.refetch()}
         />
       )}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
-        {older ? (
+      {older ? (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
           <SchemaVersionView schema={older} currentPath={pagePath} />
-        ) : (
-          // Keyed by revision so that a saved version starts the editor again from what was saved.
-          <div className="space-y-4">
-            {savedVersion === current.schema_version && (
-              <p role="status" className="rounded-md bg-emerald-50 px-4 py-2 text-sm text-emerald-800">
-                Saved as version {savedVersion}.
-              </p>
-            )}
-            <SchemaEditor
-              key={current.schema_revid}
-              orgId={orgId}
-              schema={current}
-              onSaved={(saved) => setSavedVersion(saved.schema_version)}
-            />
-          </div>
-        )}
-        <div>
-          <VersionList
-            versions={versions.map((version) => ({ ...version, version: version.schema_version }))}
-            shownVersion={older?.schema_version ?? current.schema_version}
-            pagePath={pagePath}
+          <div>{versionList}</div>
+        </div>
+      ) : (
+        // Keyed by revision so that a saved version starts the editor again from what was saved.
+        <div className="space-y-4">
+          {savedVersion === current.schema_version && (
+            <p role="status" className="rounded-md bg-emerald-50 px-4 py-2 text-sm text-emerald-800">
+              Saved as version {savedVersion}.
+            </p>
+          )}
+          <SchemaEditor
+            key={current.schema_revid}
+            orgId={orgId}
+            schema={current}
+            onSaved={(saved) => setSavedVersion(saved.schema_version)}
+            aside={versionList}
           />
         </div>
-      </div>
+      )}
     </div>
   );
 }

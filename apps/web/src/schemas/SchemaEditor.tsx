@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { ApiError } from '../api/client';
 import { type Schema, useSaveSchemaMutation } from '../api/schemas';
 import { Button } from '../components/Button';
@@ -8,25 +8,37 @@ import { TextField } from '../components/TextField';
 import { parseJson } from '../lib/parseJson';
 import { ProblemList } from './ProblemList';
 import { ResponseFormatStatus } from './ResponseFormatStatus';
+import { SchemaEditorPanes } from './SchemaEditorPanes';
+import { SchemaFieldBuilder } from './SchemaFieldBuilder';
+import { hasNameProblems } from './schemaFields';
 import { formatJson, starterResponseFormat } from './starterSchema';
 import { useResponseFormatCheck } from './useResponseFormatCheck';
+import { useSchemaDraft } from './useSchemaDraft';
 
 interface SchemaEditorProps {
   orgId: string;
   /** The current version of the schema being edited, or null for a new schema. */
   schema: Schema | null;
   onSaved: (saved: Schema) => void;
+  /** Shown beside the name, such as the list of versions: below it the fields and the JSON take the whole width. */
+  aside?: ReactNode;
 }
 
-/** The schema's name and its response_format as JSON, checked while typed; saving an edit adds a version. */
-export function SchemaEditor({ orgId, schema, onSaved }: SchemaEditorProps) {
+/**
+ * The schema's name and its response_format, edited as fields or as JSON (one state, either side
+ * writing it) and checked while typed; saving an edit adds a version.
+ */
+export function SchemaEditor({ orgId, schema, onSaved, aside }: SchemaEditorProps) {
   const statusId = useId();
   const [name, setName] = useState(schema?.name ?? '');
-  const [text, setText] = useState(formatJson(schema?.response_format ?? starterResponseFormat));
+  const { draft, editText, editFields } = useSchemaDraft(formatJson(schema?.response_format ?? starterResponseFormat));
+  const { text, builder } = draft;
   const check = useResponseFormatCheck(orgId, text);
   const save = useSaveSchemaMutation(orgId, schema?.schema_id ?? null);
   const trimmedName = name.trim();
-  const canSave = trimmedName !== '' && check.status === 'valid' && !save.isPending;
+  // A field name the JSON cannot hold yet (empty, or used twice) leaves the text behind the builder.
+  const namesPending = builder.status === 'ready' && hasNameProblems(builder.fields);
+  const canSave = trimmedName !== '' && check.status === 'valid' && !namesPending && !save.isPending;
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -38,7 +50,7 @@ export function SchemaEditor({ orgId, schema, onSaved }: SchemaEditorProps) {
   function reformat() {
     const parsed = parseJson(text);
     if (parsed.ok) {
-      setText(formatJson(parsed.value));
+      editText(formatJson(parsed.value));
     }
   }
 
@@ -50,28 +62,36 @@ export function SchemaEditor({ orgId, schema, onSaved }: SchemaEditorProps) {
       noValidate
       className="space-y-4"
     >
-      <TextField
-        label="Schema name"
-        name="name"
-        autoComplete="off"
-        className="max-w-md"
-        hint="How lists and the prompt editor show the schema."
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-      />
-      <TextAreaField
-        label="Response format (JSON)"
-        hint="The JSON Schema the model's answer must follow, in OpenAI's strict response_format envelope."
-        describedBy={statusId}
-        invalid={check.status === 'syntax-error' || check.status === 'invalid'}
-        rows={24}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoCorrect="off"
-        wrap="off"
-        monospace
-        value={text}
-        onChange={(event) => setText(event.target.value)}
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <TextField
+          label="Schema name"
+          name="name"
+          autoComplete="off"
+          className="w-full max-w-md"
+          hint="How lists and the prompt editor show the schema."
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        {aside && <div className="max-h-56 w-64 overflow-y-auto">{aside}</div>}
+      </div>
+      <SchemaEditorPanes
+        fields={<SchemaFieldBuilder builder={builder} onChange={editFields} />}
+        json={
+          <TextAreaField
+            label="Response format (JSON)"
+            hint="The JSON Schema the model's answer must follow, in OpenAI's strict response_format envelope."
+            describedBy={statusId}
+            invalid={check.status === 'syntax-error' || check.status === 'invalid'}
+            rows={24}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoCorrect="off"
+            wrap="off"
+            monospace
+            value={text}
+            onChange={(event) => editText(event.target.value)}
+          />
+        }
       />
       <ResponseFormatStatus id={statusId} check={check} />
       {save.isError && (
@@ -88,7 +108,8 @@ export function SchemaEditor({ orgId, schema, onSaved }: SchemaEditorProps) {
           Format JSON
         </Button>
         {trimmedName === '' && <p className="text-xs text-slate-500">Enter a schema name to save.</p>}
-        {trimmedName !== '' && schema && (
+        {trimmedName !== '' && namesPending && <p className="text-xs text-slate-500">Give every field its own name to save.</p>}
+        {trimmedName !== '' && !namesPending && schema && (
           <p className="text-xs text-slate-500">Saving a change creates version {schema.schema_version + 1}.</p>
         )}
       </div>

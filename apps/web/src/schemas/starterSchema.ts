@@ -19,6 +19,19 @@ export const starterResponseFormat: ResponseFormat = {
   },
 };
 
+/** An array of plain values (strings, numbers, true, false, null), one per line, as JSON.stringify indents it. */
+const PLAIN_ARRAY = /\[\n(?:[ ]*(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null),?\n)+[ ]*\]/g;
+/** Up to this length such an array stays on one line: `"type": ["string", "null"]` reads at a glance. */
+const INLINE_ARRAY_MAX = 72;
+
+/** JSON indented by two spaces, short arrays of plain values on one line. */
 export function formatJson(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+  return JSON.stringify(value, null, 2).replace(PLAIN_ARRAY, (array) => {
+    const items = array
+      .split('\n')
+      .slice(1, -1)
+      .map((line) => line.trim().replace(/,$/, ''));
+    const inline = `[${items.join(', ')}]`;
+    return inline.length <= INLINE_ARRAY_MAX ? inline : array;
+  });
 }
