@@ -1,5 +1,4 @@
-import { usePromptRevisionQuery } from '../api/revisions';
-import { useSchemaVersionsQuery } from '../api/schemas';
+import { usePromptRevisionQuery, useSchemaVersionsOnceQuery } from '../api/revisions';
 
 export type ResultSchema =
   | { status: 'loading' }
@@ -13,7 +12,7 @@ export type ResultSchema =
 export function useResultSchema(orgId: string, promptRevid: string | undefined): ResultSchema {
   const prompt = usePromptRevisionQuery(orgId, promptRevid);
   const schemaId = prompt.data?.schema_id ?? null;
-  const versions = useSchemaVersionsQuery(orgId, schemaId);
+  const versions = useSchemaVersionsOnceQuery(orgId, schemaId);
   if (promptRevid === undefined || prompt.isPending || (schemaId !== null && versions.isPending)) return { status: 'loading' };
   const wanted = prompt.data?.schema_version ?? null;
   // A prompt saved without a version uses the schema's latest.
