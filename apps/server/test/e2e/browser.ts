@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { testDatabaseKind } from '@docagent/core/testing';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import type { ServerProcess } from '../processes.ts';
@@ -119,6 +120,20 @@ export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, b
   const response = await page.request.fetch(`${origin}${path}`, { method, headers, data: body });
   assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+/**
+ * Reads a value through the API until it equals the expected one: the page may show a change
+ * (an optimistic update) a moment before the server has stored it.
+ */
+export async function untilStored<T>(read: () => Promise<T>, expected: T, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (isDeepStrictEqual(value, expected)) return;
+    assert.ok(Date.now() < deadline, `${what}: still ${JSON.stringify(value)}, not ${JSON.stringify(expected)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Text extraction and the prompts that follow it, on a slow CI machine. */

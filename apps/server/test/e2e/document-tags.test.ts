@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { testDatabaseKind } from '@docagent/core/testing';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, type BrowserProblems, runScenario, signInFirstTime, waitForPrompts } from './browser.ts';
+import { ARTIFACTS, api, type BrowserProblems, runScenario, signInFirstTime, untilStored, waitForPrompts } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 
 /**
@@ -57,11 +57,11 @@ async function walkThrough(page: Page, _problems: BrowserProblems): Promise<void
   await page.getByRole('button', { name: 'Edit tags' }).click();
   await page.getByRole('checkbox', { name: 'invoices' }).check();
   await page.getByRole('button', { name: 'Filter by tag invoices' }).waitFor();
-  assert.deepEqual(await tagsOf(first), [invoices.id]);
+  await untilStored(() => tagsOf(first), [invoices.id], 'the tag chosen on the page');
   await page.screenshot({ path: join(ARTIFACTS, `document-tags-details-${testDatabaseKind()}.png`) });
   await page.getByRole('checkbox', { name: 'invoices' }).uncheck();
   await page.getByRole('button', { name: 'Filter by tag invoices' }).waitFor({ state: 'detached' });
-  assert.deepEqual(await tagsOf(first), []);
+  await untilStored(() => tagsOf(first), [], 'the tag taken off on the page');
 
   // In the list: choose two documents and tag them together.
   await page.goto(`${origin}/orgs/${orgId}/documents`);
