@@ -6,7 +6,7 @@ import { buildSampleCorpus } from '@docagent/core/sample-corpus';
 import { testDatabaseKind } from '@docagent/core/testing';
 import { type FakeReply, heldReply, type RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
+import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts, within } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema, systemText } from './responses-requests.ts';
 import { agentPanel } from './workspace-checks.ts';
@@ -249,10 +249,11 @@ async function scenario(page: Page): Promise<void> {
   await answer.getByRole('table').waitFor();
 
   // A long turn is stopped with Esc; the conversation goes on afterwards.
+  await agent.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true }).waitFor();
   await message.fill(TAKE_YOUR_TIME);
   await message.press('Enter');
   // Stopped while the model works on it, so that no later call of the test gets its place in the fake's queue.
-  await slow.arrived;
+  await within(slow.arrived, 60_000, 'the slow model call reaching the fake provider');
   await agent.getByRole('button', { name: 'Stop' }).waitFor();
   await message.press('Escape');
   await log.getByText('Stopped.', { exact: true }).waitFor();

@@ -6,7 +6,7 @@ import { type FakeReply, heldReply, type RecordedRequest } from '@docagent/fake-
 import type { Page } from 'playwright-core';
 import { segmentsOf } from '../../../web/src/chat/stepGroups.ts';
 import { readSocketMessage } from '../../../web/src/chat/transport/socketMessages.ts';
-import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
+import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts, within } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn, systemText } from './responses-requests.ts';
 
@@ -218,7 +218,7 @@ async function scenario(page: Page): Promise<void> {
   // Stopped while it observes: the step ends there, no second step starts.
   await message.fill(KEEP_GOING);
   await message.press('Enter');
-  await slowObserve.arrived;
+  await within(slowObserve.arrived, 60_000, 'the slow observe call reaching the fake provider');
   await chat.getByRole('status').filter({ hasText: 'step 1 of 5' }).waitFor();
   await chat.getByRole('button', { name: 'Stop' }).click();
   await log.getByText('Stopped.', { exact: true }).waitFor();

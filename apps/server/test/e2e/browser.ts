@@ -136,6 +136,19 @@ export async function untilStored<T>(read: () => Promise<T>, expected: T, what: 
   }
 }
 
+/** A promise the test waits for, failing with what it waited for instead of hanging until the test's own limit. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Waited ${ms / 1000} s for ${what}.`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Text extraction and the prompts that follow it, on a slow CI machine. */
 export const EXTRACTION_TIMEOUT_MS = 3 * 60_000;
 

@@ -9,7 +9,7 @@ import { filterChoices, type MentionChoice, mentionQueryAt, mentionsInText } fro
 import { parseResourceHref } from '../../../web/src/chat/resourceLinks.ts';
 import { groupThreads } from '../../../web/src/chat/threadGroups.ts';
 import { failedStatus } from '../../../web/src/chat/toolStatus.ts';
-import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts } from './browser.ts';
+import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts, within } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
 import { agentPanel } from './workspace-checks.ts';
@@ -207,10 +207,11 @@ async function walkThrough(page: Page): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `chat-rejected-${testDatabaseKind()}.png`), fullPage: true });
 
   // A turn that takes long is stopped; the conversation can go on afterwards.
+  await chat.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true }).waitFor();
   await message.fill(TAKE_YOUR_TIME);
   await message.press('Enter');
   // Stopped while the model works on it, so that no later call of the test gets its place in the fake's queue.
-  await slow.arrived;
+  await within(slow.arrived, 60_000, 'the slow model call reaching the fake provider');
   const stop = chat.getByRole('button', { name: 'Stop' });
   await stop.click();
   await log.getByText('Stopped.', { exact: true }).waitFor();

@@ -19,16 +19,25 @@ export function agentPanel(page: Page) {
   const log = panel.getByRole('log', { name: 'Conversation' });
   const threadSummary = panel.locator('summary', { hasText: 'Conversation:' });
   const threadList = panel.getByRole('dialog', { name: 'Conversations' });
+  const message = panel.getByRole('textbox', { name: 'Message' });
+  const idle = panel.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true });
   return {
     panel,
     log,
-    message: panel.getByRole('textbox', { name: 'Message' }),
+    message,
     send: panel.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: /^(Send|Working…)$/ }),
     pinned: panel.getByRole('region', { name: 'Pending approval' }),
     extraction: panel.getByRole('region', { name: 'Current extraction' }),
     extractionToggle: panel.getByRole('button', { name: /^Current extraction/i }),
     jump: panel.getByRole('button', { name: 'Jump to the latest ↓' }),
     threadSummary,
+    /** Waits until no turn runs (the button says Send, not Working…), then sends the message. */
+    async say(text: string) {
+      await idle.waitFor();
+      await message.fill(text);
+      await message.press('Enter');
+    },
+    idle,
     distanceFromBottom: () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight),
     /** Opens the conversation whose title starts with the text, from the thread picker. */
     async openThread(title: string) {
@@ -64,7 +73,10 @@ export async function agentPanelOf(page: Page, name: string): Promise<AgentPanel
 
 /** The layout settles on the frames after a resize or a click. */
 const nextFrames = (page: Page) =>
-  page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+  // A frame that never comes (a stalled renderer on a busy machine) must not hang the test: a second at most.
+  page.evaluate(
+    'new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); setTimeout(resolve, 1000); })',
+  );
 
 async function assertInView(page: Page, locator: Locator, what: string): Promise<void> {
   const viewport = page.viewportSize();

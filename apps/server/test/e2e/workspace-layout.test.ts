@@ -7,7 +7,7 @@ import { testDatabaseKind } from '@docagent/core/testing';
 import type { Page } from 'playwright-core';
 import { type MentionChoice, openMentionAt } from '../../../web/src/chat/mentions.ts';
 import { noticesOf, withNotices } from '../../../web/src/chat/threadNotices.ts';
-import { api, openAccountMenu, runScenario, signInFirstTime, waitForPrompts } from './browser.ts';
+import { api, openAccountMenu, runScenario, signInFirstTime, waitForPrompts, within } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import {
   type AgentPanel,
@@ -141,8 +141,7 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
   assert.ok(empty.log >= 520, `the conversation has the room at 1440×900: ${empty.log}px`);
 
   // A write with a long JSON argument: pinned above the message box with its buttons, its card in view.
-  await message.fill(SET_UP);
-  await message.press('Enter');
+  await agent.say(SET_UP);
   const card = log.getByRole('region', { name: /create_schema/ });
   await card.getByText('waiting for approval').waitFor();
   await pinned.getByText('create_schema', { exact: true }).waitFor();
@@ -179,8 +178,7 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
     element.scrollTop = 0;
   });
   await agent.jump.waitFor();
-  await message.fill(TELL_MORE);
-  await message.press('Enter');
+  await agent.say(TELL_MORE);
   await log.getByText(`line ${LONG_ANSWER_LINES} of More about it`).waitFor({ state: 'attached' });
   await agent.panel.getByRole('button', { name: 'Send', exact: true }).waitFor();
   assert.equal(await log.evaluate((element) => element.scrollTop), 0, 'the new answer did not pull the person down');
@@ -197,6 +195,7 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
   await card.getByText('"schema_revid"', { exact: false }).waitFor();
 
   // A chosen mention closes the list, which stays closed while the message goes on.
+  await agent.idle.waitFor();
   await message.click();
   await message.pressSequentially('Explain @Long');
   const mentions = agent.panel.getByRole('listbox', { name: 'Mention' });
@@ -209,16 +208,14 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
   await log.getByText('It has eighteen fields.').waitFor();
 
   // Stopped, then another thread and back: the conversation still says it was stopped.
-  await message.fill(TAKE_YOUR_TIME);
-  await message.press('Enter');
-  await slow.arrived;
+  await agent.say(TAKE_YOUR_TIME);
+  await within(slow.arrived, 60_000, 'the slow model call reaching the fake provider');
   await agent.panel.getByRole('button', { name: 'Stop' }).click();
   await log.getByText('Stopped.', { exact: true }).waitFor();
   await agent.panel.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached' });
   slow.release();
   await agent.panel.getByRole('button', { name: 'New', exact: true }).click();
-  await message.fill(HELLO);
-  await message.press('Enter');
+  await agent.say(HELLO);
   await log.getByText('Hello to you.').waitFor();
   await agent.openThread(SET_UP);
   await log.getByText('It has eighteen fields.').waitFor();
@@ -229,8 +226,7 @@ async function plainDocument(page: Page, agent: AgentPanel): Promise<void> {
   await agent.threadSummary.filter({ hasText: 'Long schema work' }).waitFor();
 
   // The three sizes, with and without a pending write.
-  await message.fill(TAG_IT);
-  await message.press('Enter');
+  await agent.say(TAG_IT);
   await pinned.getByText('create_tag', { exact: true }).waitFor();
   for (const size of SIZES) {
     await page.setViewportSize(size);
@@ -332,8 +328,7 @@ async function autoCreateCard(page: Page, agent: AgentPanel): Promise<void> {
 
   await banner.getByRole('button', { name: 'Refine in chat' }).click();
   await agent.log.getByText('I set up extraction for this invoice.').waitFor();
-  await agent.message.fill(CHANGE_TOTAL);
-  await agent.message.press('Enter');
+  await agent.say(CHANGE_TOTAL);
   await agent.pinned.getByText('update_extraction_field', { exact: true }).waitFor();
   await agent.extractionToggle.click();
   await agent.extraction.getByText('1250.5').waitFor();
