@@ -6,7 +6,9 @@ import {
   DatabaseBlobStore,
   type Db,
   type ModelRegistry,
+  type TableIngestScheduler,
   type TextExtractionScheduler,
+  tableCacheDirOf,
   type WaitingExtractionsScheduler,
 } from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
@@ -16,6 +18,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createAgent } from './agent.ts';
 import type { Config } from './config.ts';
+import { type ClosableExecutors, createDataExecutors, createDataServices, createTableIngest, type TableIngest } from './data.ts';
 import { registerAuth } from './http/auth.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerInputHygiene } from './http/input-hygiene.ts';
@@ -29,6 +32,8 @@ import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { autoCreateRoutes } from './routes/auto-create.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { dataRunRoutes } from './routes/data-runs.ts';
+import { datasetRoutes } from './routes/datasets.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jsonSchemaRoutes } from './routes/json-schemas.ts';
@@ -52,12 +57,20 @@ export interface AppOptions {
    * Where uploads hand documents to the text pipeline, auto-create runs are queued, and documents
    * waiting for a model are handed on once there is one (the job queue).
    */
-  scheduler: TextExtractionScheduler & AutoCreateScheduler & WaitingExtractionsScheduler;
+  scheduler: TextExtractionScheduler & AutoCreateScheduler & WaitingExtractionsScheduler & TableIngestScheduler;
   /** The model layer every LLM call goes through. */
   llm: ModelRegistry;
   /** A pino instance or options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
   webDistDir?: string;
+  /**
+   * Table ingest (the table-file cache and the DuckDB that converts files), owned by the caller: the
+   * server shares its own with its job queue. Without it the app makes one on the system's temporary
+   * directory and closes it with itself.
+   */
+  tableIngest?: TableIngest;
+  /** The SQL and Python executors of data runs (default: this build's); the app closes them with itself. */
+  dataExecutors?: ClosableExecutors;
 }
 
 export async function buildApp(options: AppOptions): Promise<ZodApp> {
@@ -120,7 +133,15 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   registerAuth(app, db);
 
-  const documents = { db, blobs: new DatabaseBlobStore(db), scheduler: options.scheduler };
+  const blobs = new DatabaseBlobStore(db);
+  const documents = { db, blobs, scheduler: options.scheduler };
+  const ingest = options.tableIngest ?? createTableIngest(db, blobs, tableCacheDirOf());
+  const executors = options.dataExecutors ?? createDataExecutors();
+  // The SQL runners' child processes end with the app (requests have drained by then).
+  app.addHook('onClose', async () => {
+    await executors.close();
+    if (!options.tableIngest) await ingest.close();
+  });
   const extraction = { db, llm: options.llm };
   const deps: RouteDeps = {
     db,
@@ -130,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     agent: createAgent({ db, documents, extraction }, options.llm, config),
     autoCreate: { db, scheduler: options.scheduler },
     waitingExtractions: options.scheduler,
+    data: createDataServices(ingest, executors, options.scheduler, config),
   };
   // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
   // their replay window, go. At start too: a restart is when dead turns are found.
@@ -158,6 +180,8 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   agentRunRoutes(app, deps);
   memberRoutes(app, deps);
   usageRoutes(app, deps);
+  datasetRoutes(app, deps);
+  dataRunRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import {
   type DatabaseTarget,
   databaseTargetFromEnv,
+  type ExecutionLimits,
   type LlmEnv,
   llmEnvOf,
   type TextExtractionLimits,
@@ -33,6 +34,15 @@ const EnvSchema = z.object({
   DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
   DOCAGENT_TURN_HEARTBEAT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   DOCAGENT_INPUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  DOCAGENT_RUN_MAX_ROWS: z.coerce.number().int().min(1).max(100_000).default(200),
+  DOCAGENT_RUN_MAX_OUTPUT_KB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64 * 1024)
+    .default(256),
+  DOCAGENT_SQL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  DOCAGENT_SYNC_INGEST_MB: z.coerce.number().min(0).max(4096).default(20),
   TURN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -73,6 +83,12 @@ export interface Config {
   autoCreateTimeoutMs: number;
   /** A running agent turn whose process is silent this long (it died) is ended as failed. */
   turnHeartbeatSeconds: number;
+  data: {
+    /** What one SQL or Python run may return and take. */
+    runLimits: ExecutionLimits;
+    /** Tables of documents up to this size are made during the request that adds them; larger ones by a job. */
+    syncIngestMaxBytes: number;
+  };
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -111,5 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inputTimeoutSeconds: e.DOCAGENT_INPUT_TIMEOUT_SECONDS,
     autoCreateTimeoutMs: e.DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS * 1000,
     turnHeartbeatSeconds: e.DOCAGENT_TURN_HEARTBEAT_SECONDS,
+    data: {
+      runLimits: {
+        maxRows: e.DOCAGENT_RUN_MAX_ROWS,
+        maxOutputBytes: e.DOCAGENT_RUN_MAX_OUTPUT_KB * 1024,
+        timeoutMs: e.DOCAGENT_SQL_TIMEOUT_SECONDS * 1000,
+      },
+      syncIngestMaxBytes: Math.round(e.DOCAGENT_SYNC_INGEST_MB * 1024 * 1024),
+    },
   };
 }

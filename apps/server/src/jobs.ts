@@ -5,6 +5,7 @@ import {
   extractDocumentText,
   JobQueue,
   type ModelRegistry,
+  type TableIngestServices,
   type TextExtractionScheduler,
 } from '@docagent/core';
 import { createAgent } from './agent.ts';
@@ -12,9 +13,16 @@ import type { Config } from './config.ts';
 
 /**
  * The job queue on the application database, working `workers` jobs of each kind at once in
- * this process (0: only enqueue). The server and `docagent worker` start it the same way.
+ * this process (0: only enqueue). The server and `docagent worker` start it the same way; table
+ * ingests are worked only with `tableIngest`, which stays the caller's to close.
  */
-export async function startJobQueue(database: Database, config: Config, workers: number, llm: ModelRegistry): Promise<JobQueue> {
+export async function startJobQueue(
+  database: Database,
+  config: Config,
+  workers: number,
+  llm: ModelRegistry,
+  tableIngest?: TableIngestServices,
+): Promise<JobQueue> {
   const { db } = database;
   const blobs = new DatabaseBlobStore(db);
   const extraction = { db, llm };
@@ -33,6 +41,7 @@ export async function startJobQueue(database: Database, config: Config, workers:
       text: { db, blobs, extract: extractDocumentText, limits: config.textLimits },
       extraction,
       autoCreate: new AutoCreateRun(agent.engine, { timeoutMs: config.autoCreateTimeoutMs }),
+      tableIngest,
     },
     {
       workers,

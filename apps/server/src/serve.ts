@@ -1,6 +1,14 @@
-import { bootstrapIfEmpty, type FirstStartCredentials, type JobQueue, migrateDatabase, openDatabase } from '@docagent/core';
+import {
+  bootstrapIfEmpty,
+  DatabaseBlobStore,
+  type FirstStartCredentials,
+  type JobQueue,
+  migrateDatabase,
+  openDatabase,
+} from '@docagent/core';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { tableIngestOf } from './data.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
 import { closeOnSignal } from './shutdown.ts';
@@ -31,6 +39,7 @@ function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string
  */
 export async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config.database, 'server');
+  const tableIngest = tableIngestOf(database, new DatabaseBlobStore(database.db));
   let app: Awaited<ReturnType<typeof buildApp>>;
   let firstStart: FirstStartCredentials | undefined;
   let queue: JobQueue | undefined;
@@ -39,18 +48,20 @@ export async function serve(config: Config): Promise<void> {
       firstStart = await bootstrapIfEmpty(database.db);
     });
     const llm = createModelRegistry(database, config);
-    const jobs = await startJobQueue(database, config, config.workers, llm);
+    const jobs = await startJobQueue(database, config, config.workers, llm, tableIngest);
     queue = jobs;
-    app = await buildApp({ config, db: database.db, scheduler: jobs, llm });
+    app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest });
     // Requests drain first (fastify closes the listener before onClose hooks), then running
-    // jobs finish, then the database closes.
+    // jobs finish, then what they used closes.
     app.addHook('onClose', async () => {
       await jobs.stop();
+      await tableIngest.close();
       await database.close();
     });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await queue?.stop();
+    await tableIngest.close();
     await database.close();
     throw error;
   }

@@ -1,6 +1,7 @@
-import { DomainError, migrateDatabase, openDatabase } from '@docagent/core';
+import { DatabaseBlobStore, DomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
+import { tableIngestOf } from './data.ts';
 import { loggerOptions } from './http/logging.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
@@ -21,15 +22,18 @@ export async function runWorker(config: Config): Promise<void> {
   const log = pino(loggerOptions(config.logLevel));
   const workers = Math.max(config.workers, 1);
   const database = await openDatabase(config.database, 'worker');
+  const tableIngest = tableIngestOf(database, new DatabaseBlobStore(database.db));
   try {
     await migrateDatabase(database);
-    const queue = await startJobQueue(database, config, workers, createModelRegistry(database, config));
+    const queue = await startJobQueue(database, config, workers, createModelRegistry(database, config), tableIngest);
     log.info({ database: database.describe, workers }, 'docagent worker is ready');
     closeOnSignal(log, 'letting running jobs finish', async () => {
       await queue.stop();
+      await tableIngest.close();
       await database.close();
     });
   } catch (error) {
+    await tableIngest.close();
     await database.close();
     throw error;
   }

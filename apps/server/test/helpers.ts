@@ -1,7 +1,7 @@
 import { createApiToken, createOrganization, createUser, type Database, type JobQueue, setMembership } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { type AppOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ZodApp } from '../src/http/types.ts';
 import { startJobQueue } from '../src/jobs.ts';
@@ -17,13 +17,17 @@ export interface TestApp {
 /**
  * The real app and job queue on a fresh database of this test file, driven with
  * `app.inject`. Jobs are only enqueued unless DOCAGENT_WORKERS in `env` says otherwise.
+ * `dataExecutors` replaces the SQL and Python executors (fakes, or real ones with test settings).
  */
-export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: NodeJS.ProcessEnv = {},
+  options: Pick<AppOptions, 'dataExecutors'> = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = loadConfig({ DOCAGENT_WORKERS: '0', ...env });
   const llm = createModelRegistry(database, config);
   const queue = await startJobQueue(database, config, config.workers, llm);
-  const app = await buildApp({ config, db: database.db, scheduler: queue, llm, logger: false });
+  const app = await buildApp({ config, db: database.db, scheduler: queue, llm, logger: false, ...options });
   await app.ready();
   return {
     app,

@@ -28,6 +28,7 @@ before(async () => {
       scheduleTextExtraction: async () => {},
       scheduleAutoCreate: async () => {},
       scheduleWaitingExtractions: async () => {},
+      scheduleTableIngest: async () => {},
     },
     llm: createModelRegistry(database, config),
     // The server's own logger configuration, writing here instead of to stdout.

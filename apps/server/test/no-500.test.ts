@@ -119,6 +119,12 @@ before(async () => {
     await send('POST', `${org}/prompts`, { name: 'probe', content: 'Extract the total.', schema_id: schema.schema_id }),
   );
   const threadId = await created('POST', `${org}/documents/${documentId}/chat/threads`, {}, 'thread_id');
+  const datasetId = await created(
+    'POST',
+    `${org}/documents`,
+    { documents: [{ name: 'probe.csv', content: Buffer.from('id,name\n1,a\n').toString('base64') }], create_dataset: 'probe' },
+    'dataset.dataset_id',
+  );
   const [toolName] = json<{ read_only: string[] }>(await send('GET', `${org}/documents/${documentId}/chat/tools`)).read_only;
   assert.ok(toolName, 'the agent has a read-only tool');
   // A token of its own for the revoke route, so that no request can revoke the one sending it.
@@ -144,6 +150,7 @@ before(async () => {
     key: 'layout',
     subject_kind: 'document',
     subject_id: documentId,
+    dataset_id: datasetId,
   };
   samples = {
     email: 'hygiene@example.test',
@@ -164,6 +171,7 @@ before(async () => {
     updated_llm_result: { total: 1 },
     value: { panel: 'left' },
     arguments: { note: 'x' },
+    dataset_id: datasetId,
   };
   openapi = json(await t.app.inject({ method: 'GET', url: '/v0/openapi.json' }));
 });

@@ -17,6 +17,9 @@ test('closing the app (what SIGTERM does) lets an in-flight request finish and r
     scheduleWaitingExtractions: async () => {
       throw new Error('this test configures no provider');
     },
+    scheduleTableIngest: async () => {
+      throw new Error('this test makes no table');
+    },
   };
   const config = loadConfig({});
   const llm = createModelRegistry(database, config);

@@ -1,5 +1,12 @@
 import type { ChatDeps } from '@docagent/agent';
-import type { AutoCreateServices, Db, DocumentServices, ExtractionServices, WaitingExtractionsScheduler } from '@docagent/core';
+import type {
+  AutoCreateServices,
+  DataRunServices,
+  Db,
+  DocumentServices,
+  ExtractionServices,
+  WaitingExtractionsScheduler,
+} from '@docagent/core';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -31,4 +38,6 @@ export interface RouteDeps {
   autoCreate: AutoCreateServices;
   /** Where documents that waited for a model are handed to their prompts' jobs once there is one. */
   waitingExtractions: WaitingExtractionsScheduler;
+  /** Datasets, their ingest, and the executors data runs go through. */
+  data: DataRunServices;
 }

@@ -46,7 +46,7 @@ export const DocumentSchema = z.object({
   // DocRouter converts every upload to a PDF and names it here; the original is what we serve.
   pdf_id: z.string(),
   ...DocRouterDocumentFields,
-  kind: z.enum(['pdf', 'image', 'text', 'markdown', 'csv']),
+  kind: z.enum(['pdf', 'image', 'text', 'markdown', 'csv', 'xlsx']),
   size_bytes: z.number(),
   page_count: z.number().nullable(),
   state_error: z.string().nullable(),

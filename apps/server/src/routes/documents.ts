@@ -6,13 +6,15 @@ import {
   invalidInput,
   listDocuments,
   openDocumentFile,
+  type UploadDatasetTarget,
   updateDocument,
-  uploadDocuments,
+  uploadDocumentsToDataset,
 } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import { storedFileHeaders } from '../http/security-headers.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
+import { DatasetSchema, toDataset } from './dataset-shapes.ts';
 import {
   DocumentSchema,
   DocumentWithContentSchema,
@@ -21,12 +23,15 @@ import {
   UploadedDocumentSchema,
 } from './document-shapes.ts';
 import { ErrorBodySchema, OrgParamsSchema, PageQuerySchema } from './schemas.ts';
-import { filesFromJson, filesFromMultipart, JsonUploadBodySchema, parseTagIds } from './upload-bodies.ts';
+import { datasetTargetOf, filesFromJson, filesFromMultipart, JsonUploadBodySchema, parseTagIds } from './upload-bodies.ts';
 
 const DocumentParamsSchema = OrgParamsSchema.extend({ document_id: z.string().min(1).max(64) });
-const UploadResponseSchema = z.object({ documents: z.array(UploadedDocumentSchema) });
+const UploadResponseSchema = z.object({
+  documents: z.array(UploadedDocumentSchema),
+  dataset: DatasetSchema.optional().describe('The dataset the files went into, when the upload named one'),
+});
 const MessageSchema = z.object({ message: z.string() });
-const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 413: ErrorBodySchema };
+const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema };
 
 /** `key=value,key2=value2`, as DocRouter's clients send metadata_search. */
 function parseMetadataSearch(value: string | undefined): Record<string, string> | undefined {
@@ -45,8 +50,15 @@ async function collect(content: AsyncIterable<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-export function documentRoutes(app: ZodApp, { config, documents: services }: RouteDeps): void {
+/** The upload's answer: DocRouter's, plus the dataset when the upload named one. */
+function uploadAnswer(uploaded: Awaited<ReturnType<typeof uploadDocumentsToDataset>>): z.infer<typeof UploadResponseSchema> {
+  const documents = uploaded.documents.map(toUploadedDocument);
+  return uploaded.dataset ? { documents, dataset: toDataset(uploaded.dataset) } : { documents };
+}
+
+export function documentRoutes(app: ZodApp, { config, documents: services, data }: RouteDeps): void {
   const { db } = services;
+  const uploadServices = { documents: services, datasets: data };
 
   app.post(
     '/v0/orgs/:organization_id/documents',
@@ -62,8 +74,9 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
       },
     },
     async (request) => {
-      const stored = await uploadDocuments(services, orgOf(request), filesFromJson(request.body), config.upload);
-      return { documents: stored.map(toUploadedDocument) };
+      const target = datasetTargetOf(request.body);
+      const files = filesFromJson(request.body);
+      return uploadAnswer(await uploadDocumentsToDataset(uploadServices, orgOf(request), files, config.upload, () => target));
     },
   );
 
@@ -78,7 +91,7 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
       },
       schema: {
         summary:
-          'Upload documents as multipart/form-data: files, with optional tag_ids, metadata and auto_create fields before them',
+          'Upload documents as multipart/form-data: files, with optional tag_ids, metadata, auto_create, and dataset_id or create_dataset fields before them',
         tags: ['documents'],
         params: OrgParamsSchema,
         consumes: ['multipart/form-data'],
@@ -87,8 +100,9 @@ export function documentRoutes(app: ZodApp, { config, documents: services }: Rou
     },
     async (request) => {
       if (!request.isMultipart()) throw invalidInput('Send the files as multipart/form-data.');
-      const stored = await uploadDocuments(services, orgOf(request), filesFromMultipart(request.parts()), config.upload);
-      return { documents: stored.map(toUploadedDocument) };
+      const target: UploadDatasetTarget = {};
+      const files = filesFromMultipart(request.parts(), target);
+      return uploadAnswer(await uploadDocumentsToDataset(uploadServices, orgOf(request), files, config.upload, () => target));
     },
   );
 

@@ -1,4 +1,4 @@
-import { invalidInput, type UploadFile } from '@docagent/core';
+import { invalidInput, type UploadDatasetTarget, type UploadFile } from '@docagent/core';
 import type { Multipart } from '@fastify/multipart';
 import { z } from 'zod';
 import { checkStorable } from '../http/input-hygiene.ts';
@@ -20,6 +20,14 @@ export const JsonUploadBodySchema = z.strictObject({
       }),
     )
     .min(1),
+  dataset_id: z.string().min(1).max(64).optional().describe('Add the files (CSV, TSV, XLSX) as tables of this dataset'),
+  create_dataset: z.string().optional().describe('Make a dataset of this name holding the files (CSV, TSV, XLSX) as tables'),
+});
+
+/** The dataset a JSON upload names, if any. */
+export const datasetTargetOf = (body: z.infer<typeof JsonUploadBodySchema>): UploadDatasetTarget => ({
+  datasetId: body.dataset_id,
+  createDataset: body.create_dataset,
 });
 
 const DATA_URL = /^data:[^,]*;base64,/i;
@@ -73,14 +81,18 @@ function parseAutoCreateField(value: string): boolean {
   return result.data;
 }
 
-const FIELDS = new Set(['tag_ids', 'metadata', 'auto_create']);
+const FIELDS = new Set(['tag_ids', 'metadata', 'auto_create', 'dataset_id', 'create_dataset']);
 
 /**
  * The files of a multipart upload, read one at a time as they stream in. The optional
  * `tag_ids` (comma-separated), `metadata` (JSON) and `auto_create` (true or false) fields apply
- * to every file and must come before the files, since a file is stored as soon as it has arrived.
+ * to every file and must come before the files, since a file is stored as soon as it has arrived;
+ * so must `dataset_id` or `create_dataset`, which are written into `target` as they arrive.
  */
-export async function* filesFromMultipart(parts: AsyncIterableIterator<Multipart>): AsyncGenerator<UploadFile> {
+export async function* filesFromMultipart(
+  parts: AsyncIterableIterator<Multipart>,
+  target: UploadDatasetTarget,
+): AsyncGenerator<UploadFile> {
   let tagIds: string[] = [];
   let metadata: Record<string, string> = {};
   let autoCreate: boolean | undefined;
@@ -92,13 +104,17 @@ export async function* filesFromMultipart(parts: AsyncIterableIterator<Multipart
       continue;
     }
     if (!FIELDS.has(part.fieldname)) {
-      throw invalidInput(`Unknown form field "${part.fieldname}"; send files, and optionally tag_ids, metadata and auto_create.`);
+      throw invalidInput(
+        `Unknown form field "${part.fieldname}"; send files, and optionally tag_ids, metadata, auto_create, and dataset_id or create_dataset.`,
+      );
     }
     if (sawFile) throw invalidInput(`Send the ${part.fieldname} field before the files it applies to.`);
     const value = String(part.value);
     checkStorable(value, part.fieldname);
     if (part.fieldname === 'tag_ids') tagIds = parseTagIds(value);
     else if (part.fieldname === 'metadata') metadata = parseMetadataField(value);
-    else autoCreate = parseAutoCreateField(value);
+    else if (part.fieldname === 'auto_create') autoCreate = parseAutoCreateField(value);
+    else if (part.fieldname === 'dataset_id') target.datasetId = value.trim();
+    else target.createDataset = value;
   }
 }

@@ -44,7 +44,7 @@ export type DocumentState =
   | 'llm_completed'
   | 'llm_failed';
 
-export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv';
+export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv' | 'xlsx';
 
 /** Where the agent's auto-create proposal of a schema and a prompt stands (seed 000 section 4.3). */
 export const AUTO_CREATE_STATUSES = ['pending', 'running', 'proposed', 'failed', 'accepted', 'rejected'] as const;

@@ -6,4 +6,5 @@ export const kindLabels: Record<DocumentKind, string> = {
   text: 'Text',
   markdown: 'Markdown',
   csv: 'CSV',
+  xlsx: 'Excel workbook',
 };

@@ -167,7 +167,7 @@ export const documents = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     mimeType: text('mime_type').notNull(),
-    kind: text('kind', { enum: ['pdf', 'image', 'text', 'markdown', 'csv'] }).notNull(),
+    kind: text('kind', { enum: ['pdf', 'image', 'text', 'markdown', 'csv', 'xlsx'] }).notNull(),
     state: text('state', { enum: DOCUMENT_STATES }).notNull(),
     /** Why the last text extraction failed, for people to read. */
     stateError: text('state_error'),
@@ -549,4 +549,120 @@ export const agentRunRecords = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('agent_run_records_org_created_idx').on(t.orgId, t.createdAt)],
+);
+
+/** A named set of tables of an organization (seed 004), each table made from a CSV, TSV or XLSX document. */
+export const datasets = pgTable(
+  'datasets',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('datasets_org_name_idx').on(t.orgId, sql`lower(${t.name})`),
+    index('datasets_org_created_idx').on(t.orgId, t.createdAt),
+  ],
+);
+
+export const TABLE_STATUSES = ['pending', 'ready', 'failed'] as const;
+export type TableStatus = (typeof TABLE_STATUSES)[number];
+
+export interface TableColumn {
+  name: string;
+  /** DuckDB's type name: BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP, BOOLEAN, ... */
+  type: string;
+}
+
+/**
+ * One table of a dataset: a CSV or TSV document, or one sheet of an XLSX document, ingested into a
+ * Parquet file (what SQL reads) and a normalized CSV (what pandas reads), both stored as blobs. A
+ * table keeps its data when its source document is deleted: the blobs are its own copy.
+ */
+export const datasetTables = pgTable(
+  'dataset_tables',
+  {
+    id: text('id').primaryKey(),
+    datasetId: text('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    /** The identifier SQL and Python use: lower-case, unique within the dataset. */
+    tableName: text('table_name').notNull(),
+    documentId: text('document_id').references(() => documents.id, { onDelete: 'set null' }),
+    /** The XLSX sheet the table holds; null for CSV and TSV, and while a workbook waits for its ingest. */
+    sheetName: text('sheet_name'),
+    status: text('status', { enum: TABLE_STATUSES }).notNull(),
+    /** Why the ingest failed, for people to read. */
+    error: text('error'),
+    columns: jsonb('columns').$type<TableColumn[]>().notNull().default([]),
+    rowCount: bigint('row_count', { mode: 'number' }).notNull().default(0),
+    /** Lines of the source that could not be read as rows (too many fields, broken quoting, bad bytes) and were left out. */
+    skippedRows: bigint('skipped_rows', { mode: 'number' }).notNull().default(0),
+    parquetBlobId: text('parquet_blob_id').references(() => blobs.id),
+    parquetSha256: text('parquet_sha256'),
+    csvBlobId: text('csv_blob_id').references(() => blobs.id),
+    csvSha256: text('csv_sha256'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dataset_tables_name_idx').on(t.datasetId, t.tableName),
+    index('dataset_tables_document_idx').on(t.documentId),
+  ],
+);
+
+export const DATA_QUERY_MODES = ['sql', 'plan', 'python', 'chat'] as const;
+export type DataQueryMode = (typeof DATA_QUERY_MODES)[number];
+export const DATA_RUN_STATUSES = ['succeeded', 'failed', 'rejected'] as const;
+export type DataRunStatus = (typeof DATA_RUN_STATUSES)[number];
+
+/** What a run answered: the executor's capped result. */
+export interface DataRunResult {
+  columns: TableColumn[];
+  rows: unknown[][];
+  row_count: number;
+  exec_time_ms: number;
+  truncated: 'rows' | 'bytes' | null;
+}
+
+/** Why a run gave no result: seed 004's code (SQL_POLICY_VIOLATION, EXECUTION_ERROR, ...) and the engine's message. */
+export interface DataRunError {
+  code: string;
+  message: string;
+}
+
+/** One SQL, query-plan or Python execution over a dataset, by the agent or directly (seed 004's run capsule). */
+export const dataRuns = pgTable(
+  'data_runs',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    // Runs hold rows of the dataset's data: they go with it.
+    datasetId: text('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    question: text('question'),
+    queryMode: text('query_mode', { enum: DATA_QUERY_MODES }).notNull(),
+    planJson: jsonb('plan_json').$type<Record<string, unknown>>(),
+    compiledSql: text('compiled_sql'),
+    pythonCode: text('python_code'),
+    status: text('status', { enum: DATA_RUN_STATUSES }).notNull(),
+    result: jsonb('result').$type<DataRunResult>(),
+    error: jsonb('error').$type<DataRunError>(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('data_runs_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    index('data_runs_dataset_created_idx').on(t.datasetId, t.createdAt, t.id),
+  ],
 );

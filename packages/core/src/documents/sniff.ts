@@ -10,12 +10,15 @@ export interface SniffedType {
 /** How many leading bytes sniffing needs. */
 export const SNIFF_BYTES = 64 * 1024;
 
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 const BINARY_TYPES: Record<string, SniffedType> = {
   'application/pdf': { kind: 'pdf', mimeType: 'application/pdf' },
   'image/png': { kind: 'image', mimeType: 'image/png' },
   'image/jpeg': { kind: 'image', mimeType: 'image/jpeg' },
   'image/tiff': { kind: 'image', mimeType: 'image/tiff' },
   'image/webp': { kind: 'image', mimeType: 'image/webp' },
+  [XLSX_MIME]: { kind: 'xlsx', mimeType: XLSX_MIME },
 };
 
 const TEXT_TYPES: Record<'text' | 'markdown' | 'csv', SniffedType> = {
@@ -38,6 +41,7 @@ const EXTENSION_KIND: Record<string, DocumentKind | 'text-family'> = {
   markdown: 'text-family',
   csv: 'text-family',
   tsv: 'text-family',
+  xlsx: 'xlsx',
 };
 
 const describeKind: Record<DocumentKind, string> = {
@@ -46,6 +50,7 @@ const describeKind: Record<DocumentKind, string> = {
   text: 'plain text',
   markdown: 'Markdown',
   csv: 'CSV',
+  xlsx: 'an XLSX workbook',
 };
 
 function extensionOf(name: string): string | undefined {
@@ -82,6 +87,19 @@ function looksLikeCsv(text: string): boolean {
   return false;
 }
 
+/**
+ * An OOXML workbook whose content-types entry lies past the sniffed bytes: a ZIP with an entry under
+ * `xl/` (a local file header is 30 bytes, then the entry's name).
+ */
+function looksLikeWorkbookZip(head: Uint8Array): boolean {
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  const localFileHeader = Buffer.from('PK\x03\x04', 'latin1');
+  for (let at = bytes.indexOf(localFileHeader); at !== -1; at = bytes.indexOf(localFileHeader, at + 4)) {
+    if (bytes.toString('latin1', at + 30, at + 33) === 'xl/') return true;
+  }
+  return false;
+}
+
 function looksLikeMarkdown(text: string): boolean {
   return /^(#{1,6} |[-*+] |\d+\. |```|> |\|.*\|\s*$)/m.test(text);
 }
@@ -94,6 +112,7 @@ export async function sniffDocumentType(name: string, head: Uint8Array): Promise
   if (head.length === 0) throw invalidInput(`"${name}" is empty; upload a file with content.`);
   const detected = await fileTypeFromBuffer(head);
   let sniffed: SniffedType | undefined = detected ? BINARY_TYPES[detected.mime] : undefined;
+  if (detected?.mime === 'application/zip' && looksLikeWorkbookZip(head)) sniffed = BINARY_TYPES[XLSX_MIME];
   if (!sniffed && !detected && looksLikeText(head)) {
     const text = new TextDecoder().decode(head);
     const ext = extensionOf(name);
@@ -103,7 +122,10 @@ export async function sniffDocumentType(name: string, head: Uint8Array): Promise
   }
   if (!sniffed) {
     const what = detected ? `${detected.mime} content` : 'content of an unknown type';
-    throw invalidInput(`"${name}" has ${what}; upload a PDF, PNG, JPEG, TIFF or WebP image, or a text, Markdown or CSV file.`);
+    const legacyExcel = extensionOf(name) === 'xls' ? ' Old .xls workbooks are not read: save it as .xlsx.' : '';
+    throw invalidInput(
+      `"${name}" has ${what}; upload a PDF, PNG, JPEG, TIFF or WebP image, a text, Markdown, CSV or TSV file, or an XLSX workbook.${legacyExcel}`,
+    );
   }
   const ext = extensionOf(name);
   const promised = ext ? EXTENSION_KIND[ext] : undefined;

@@ -1,6 +1,8 @@
 import { fromPglite, PgBoss } from 'pg-boss';
 import type { AutoCreateScheduler } from '../auto-create/auto-create-start.ts';
 import { wantsAutoCreate } from '../auto-create/auto-create-state.ts';
+import type { TableIngestScheduler, TableIngestServices } from '../data/datasets/dataset-services.ts';
+import { runTableIngest } from '../data/datasets/table-ingest.ts';
 import type { Database } from '../db/database.ts';
 import { storableText } from '../db/storable-text.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
@@ -17,6 +19,8 @@ export const LLM_EXTRACTION_QUEUE = 'llm-extraction';
 export const AUTO_CREATE_QUEUE = 'auto-create';
 /** Queues the prompts of documents that waited for a model, once there is one (`{orgId?}`; none: every organization). */
 export const WAITING_EXTRACTIONS_QUEUE = 'waiting-extractions';
+/** Makes a dataset's table (Parquet and normalized CSV) of a document too large to ingest during the request. */
+export const TABLE_INGEST_QUEUE = 'table-ingest';
 
 /**
  * The headless auto-create run of one document. It lives in the agent package, above core, so
@@ -76,7 +80,7 @@ async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
  * The durable job queue (pg-boss) on the application database: embedded PGlite or the
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
-export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, WaitingExtractionsScheduler {
+export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, WaitingExtractionsScheduler, TableIngestScheduler {
   private readonly boss: PgBoss;
 
   private constructor(boss: PgBoss) {
@@ -85,7 +89,13 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
 
   static async start(
     database: Database,
-    services: { text: TextJobServices; extraction: ExtractionServices; autoCreate?: AutoCreateRunner },
+    services: {
+      text: TextJobServices;
+      extraction: ExtractionServices;
+      autoCreate?: AutoCreateRunner;
+      /** Without it this process leaves table ingests to workers that have it. */
+      tableIngest?: TableIngestServices;
+    },
     options: JobQueueOptions,
   ): Promise<JobQueue> {
     const heartbeatSeconds = options.heartbeatSeconds ?? 30;
@@ -125,6 +135,7 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
       // One run per organization (or of all) running and one queued: a request made while a run is
       // past the point that would have seen its provider queues the next one.
       [WAITING_EXTRACTIONS_QUEUE, queueOptions, 'stately'],
+      [TABLE_INGEST_QUEUE, queueOptions, 'standard'],
     ] as const) {
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, { ...settings, policy });
@@ -163,6 +174,13 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
         };
         await settled(() => resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId));
       });
+      const { tableIngest } = services;
+      if (tableIngest) {
+        await boss.work<{ tableId: string }, void, typeof workOptions>(TABLE_INGEST_QUEUE, workOptions, async ([job]) => {
+          if (!job) return;
+          await settled(() => runTableIngest(tableIngest, job.data.tableId, { isLast: job.retryCount >= job.retryLimit }));
+        });
+      }
       const { autoCreate } = services;
       // Without a runner (core on its own, no agent) documents asking for auto-create stay pending.
       if (autoCreate) {
@@ -189,6 +207,10 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
   async scheduleWaitingExtractions(orgId?: string): Promise<void> {
     const data = orgId === undefined ? {} : { orgId };
     await this.boss.send(WAITING_EXTRACTIONS_QUEUE, data, { singletonKey: orgId ?? '*' });
+  }
+
+  async scheduleTableIngest(tableId: string): Promise<void> {
+    await this.boss.send(TABLE_INGEST_QUEUE, { tableId });
   }
 
   /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */

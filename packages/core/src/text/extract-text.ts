@@ -11,6 +11,7 @@ import {
   TextExtractionError,
   type TextExtractionLimits,
 } from './types.ts';
+import { extractXlsxText } from './xlsx-text.ts';
 
 /** Rendering resolution for OCR: enough for body text, at half the pixels of 300 DPI. */
 const OCR_DPI = 200;
@@ -42,6 +43,7 @@ export async function extractDocumentText(
 ): Promise<TextExtraction> {
   const limits = { ...DEFAULT_TEXT_LIMITS, ...options.limits };
   if (input.kind === 'text' || input.kind === 'markdown' || input.kind === 'csv') return extractPlainText(input.bytes);
+  if (input.kind === 'xlsx') return extractXlsxText(input.bytes);
   const signal = AbortSignal.timeout(limits.timeoutMs);
   // The engine is chosen when a page needs it: a text PDF never asks for one.
   const ocr = () => openOcrSession(chooseOcrEngine(options.ocrEngine));

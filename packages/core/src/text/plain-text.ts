@@ -1,9 +1,19 @@
-import { type TextExtraction, TextExtractionError } from './types.ts';
+import { type PageText, type TextExtraction, TextExtractionError } from './types.ts';
 
 /**
- * A text, Markdown or CSV file as one page. Its lines are its positioned items (x in
- * characters, y in lines), so that every kind of document offers positions.
+ * Text as one page. Its lines are its positioned items (x in characters, y in lines), so that
+ * every kind of document offers positions.
  */
+export function plainTextPage(decoded: string, page: number): PageText {
+  const text = decoded.replace(/\r\n?/g, '\n');
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  const items = lines.flatMap((line, y) => (line.trim() === '' ? [] : [{ text: line, x: 0, y, width: line.length, height: 1 }]));
+  // Not Math.max(...lengths): a long CSV has more lines than a function call takes arguments.
+  const width = lines.reduce((longest, line) => Math.max(longest, line.length), 0);
+  return { page, text, width, height: lines.length, engine: 'plain', items };
+}
+
+/** A text, Markdown or CSV file as one page. */
 export function extractPlainText(bytes: Uint8Array): TextExtraction {
   let decoded: string;
   try {
@@ -12,10 +22,5 @@ export function extractPlainText(bytes: Uint8Array): TextExtraction {
   } catch {
     throw new TextExtractionError('malformed', 'The file is not valid UTF-8 text; save it as UTF-8 and upload it again.');
   }
-  const text = decoded.replace(/\r\n?/g, '\n');
-  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-  const items = lines.flatMap((line, y) => (line.trim() === '' ? [] : [{ text: line, x: 0, y, width: line.length, height: 1 }]));
-  // Not Math.max(...lengths): a long CSV has more lines than a function call takes arguments.
-  const width = lines.reduce((longest, line) => Math.max(longest, line.length), 0);
-  return { pageCount: 1, pages: [{ page: 1, text, width, height: lines.length, engine: 'plain', items }] };
+  return { pageCount: 1, pages: [plainTextPage(decoded, 1)] };
 }

@@ -1,5 +1,5 @@
 /** What kind of document a file is, decided from its bytes. */
-export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv';
+export type DocumentKind = 'pdf' | 'image' | 'text' | 'markdown' | 'csv' | 'xlsx';
 
 /** Which engine produced a page's text. */
 export type TextEngine = 'pdf_text' | 'tesseract_cli' | 'tesseract_js' | 'plain';

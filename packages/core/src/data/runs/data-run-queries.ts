@@ -1,0 +1,35 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { dataRuns } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import type { DataRunRecord } from './data-runs.ts';
+
+/** A run of the organization; another organization's is not found. */
+export async function getDataRun(db: Db, orgId: string, runId: string): Promise<DataRunRecord> {
+  const [row] = await db
+    .select()
+    .from(dataRuns)
+    .where(and(eq(dataRuns.id, runId), eq(dataRuns.orgId, orgId)));
+  if (!row) throw notFound(`Run ${runId}`);
+  return row;
+}
+
+/** A page of the organization's runs, newest first, of one dataset when `datasetId` is given. */
+export async function listDataRuns(
+  db: Db,
+  orgId: string,
+  query: { skip: number; limit: number; datasetId?: string },
+): Promise<{ runs: DataRunRecord[]; total: number }> {
+  const conditions = [eq(dataRuns.orgId, orgId)];
+  if (query.datasetId !== undefined) conditions.push(eq(dataRuns.datasetId, query.datasetId));
+  const where = and(...conditions);
+  const runs = await db
+    .select()
+    .from(dataRuns)
+    .where(where)
+    .orderBy(desc(dataRuns.createdAt), desc(dataRuns.id))
+    .offset(query.skip)
+    .limit(query.limit);
+  const [total] = await db.select({ n: count() }).from(dataRuns).where(where);
+  return { runs, total: total?.n ?? 0 };
+}
