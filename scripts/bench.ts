@@ -5,6 +5,7 @@ import type { BenchOptions } from './bench/agent-stack.ts';
 import { runApiBenchmark } from './bench/api.ts';
 import { runConcurrencyBenchmark } from './bench/concurrency.ts';
 import { runContextBenchmark } from './bench/context.ts';
+import { runDataBenchmark } from './bench/data.ts';
 import { runEngineBenchmark } from './bench/engine.ts';
 import { runIngestBenchmark } from './bench/ingest.ts';
 import { machine } from './bench/measure.ts';
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<{ table: str
   concurrency: runConcurrencyBenchmark,
   context: runContextBenchmark,
   api: runApiBenchmark,
+  data: runDataBenchmark,
 };
 
 const { values, positionals: asked } = parseArgs({

@@ -30,6 +30,8 @@ export interface AgentStackOptions extends BenchOptions {
   servers?: number;
   /** Fills the database before any server opens it (bulk SQL, say). */
   seed?: (database: Database, account: BenchAccount) => Promise<void>;
+  /** Settings of the servers beyond the shipped ones (a larger upload limit, say). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function startAgentStack(options: AgentStackOptions): Promise<Agent
       await options.seed?.(db, seeded);
       return seeded;
     });
-    const env = fakeProviderEnv(fake, database.target);
+    const env = { ...fakeProviderEnv(fake, database.target), ...options.env };
     for (let i = 0; i < count; i++) servers.push(await startBenchServer(env, { profileDir: options.profileDir }));
     if (count > 1) proxy = await startRoundRobinProxy(servers.map((s) => s.url));
     return { fake, servers, client: { url: proxy?.url ?? servers[0]!.url, account }, close };

@@ -1,6 +1,7 @@
 import {
   AgentEngine,
   type ChatDeps,
+  dataPack,
   documentPack,
   modelLayerGateway,
   reactStrategy,
@@ -19,7 +20,7 @@ export function createAgent(services: ToolServices, llm: ModelRegistry, config: 
   const threads = new ThreadStore(services.db);
   const engine = new AgentEngine({
     llm: modelLayerGateway(llm),
-    subjects: new SubjectCatalog([documentPack]),
+    subjects: new SubjectCatalog([documentPack, dataPack]),
     turns: new TurnStore(services.db, config.turnTtlSeconds, config.inputTimeoutSeconds),
     threads,
     services,

@@ -33,6 +33,8 @@ import { authRoutes } from './routes/auth.ts';
 import { autoCreateRoutes } from './routes/auto-create.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { dataRunRoutes } from './routes/data-runs.ts';
+import { datasetChatRoutes } from './routes/dataset-chat.ts';
+import { datasetRowRoutes } from './routes/dataset-rows.ts';
 import { datasetRoutes } from './routes/datasets.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -143,15 +145,16 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     if (!options.tableIngest) await ingest.close();
   });
   const extraction = { db, llm: options.llm };
+  const data = createDataServices(ingest, executors, options.scheduler, config);
   const deps: RouteDeps = {
     db,
     config,
     documents,
     extraction,
-    agent: createAgent({ db, documents, extraction }, options.llm, config),
+    agent: createAgent({ db, documents, extraction, data }, options.llm, config),
     autoCreate: { db, scheduler: options.scheduler },
     waitingExtractions: options.scheduler,
-    data: createDataServices(ingest, executors, options.scheduler, config),
+    data,
   };
   // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
   // their replay window, go. At start too: a restart is when dead turns are found.
@@ -181,6 +184,8 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   memberRoutes(app, deps);
   usageRoutes(app, deps);
   datasetRoutes(app, deps);
+  datasetChatRoutes(app, deps);
+  datasetRowRoutes(app, deps);
   dataRunRoutes(app, deps);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);

@@ -151,6 +151,7 @@ before(async () => {
     subject_kind: 'document',
     subject_id: documentId,
     dataset_id: datasetId,
+    table_name: 'probe',
   };
   samples = {
     email: 'hygiene@example.test',

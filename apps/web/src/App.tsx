@@ -1,6 +1,8 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { RequireSession } from './auth/RequireSession';
 import { UnauthorizedRedirect } from './auth/UnauthorizedRedirect';
+import { DatasetPage } from './datasets/DatasetPage';
+import { DatasetsPage } from './datasets/DatasetsPage';
 import { AppLayout } from './layout/AppLayout';
 import { OrgRoute } from './layout/OrgRoute';
 import { DocumentsPage } from './pages/DocumentsPage';
@@ -28,6 +30,8 @@ export function App() {
               <Route index element={<Navigate to="documents" replace />} />
               <Route path="documents" element={<DocumentsPage />} />
               <Route path="documents/:documentId" element={<DocumentTextPage />} />
+              <Route path="datasets" element={<DatasetsPage />} />
+              <Route path="datasets/:datasetId" element={<DatasetPage />} />
               <Route path="schemas" element={<SchemasPage />} />
               <Route path="schemas/:schemaId" element={<SchemaPage />} />
               <Route path="prompts" element={<PromptsPage />} />

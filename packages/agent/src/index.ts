@@ -17,6 +17,7 @@ export * from './engine/turn-events.ts';
 export * from './engine/turn-inputs.ts';
 export * from './engine/turn-state.ts';
 export * from './engine/turn-store.ts';
+export * from './packs/data/index.ts';
 export * from './packs/document/index.ts';
 export * from './threads/thread-store.ts';
 export * from './tools/tool.ts';

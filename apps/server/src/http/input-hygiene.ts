@@ -1,4 +1,4 @@
-import { DEFAULT_PROMPT_REVID, DomainError, invalidInput, isId } from '@docagent/core';
+import { DEFAULT_PROMPT_REVID, DomainError, EXTRACTIONS_DATASET_ID, invalidInput, isId } from '@docagent/core';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -55,12 +55,15 @@ const ID_PARAMETER = /_(id|revid)$/;
 
 /**
  * A malformed id names nothing, so it is "not found", exactly like a well-formed id that
- * matches nothing: callers see one status for "no such thing", whatever they sent.
+ * matches nothing: callers see one status for "no such thing", whatever they sent. Two names
+ * stand for ids, as DocRouter's `default` does: `default` (the default prompt's latest
+ * revision) and `extractions` (the organization's built-in dataset).
  */
 function refuseMalformedIds(params: Record<string, string>): void {
   for (const [name, value] of Object.entries(params)) {
     if (!ID_PARAMETER.test(name) || isId(value)) continue;
     if (name === 'prompt_revid' && value === DEFAULT_PROMPT_REVID) continue;
+    if (name === 'dataset_id' && value === EXTRACTIONS_DATASET_ID) continue;
     throw new DomainError(
       'not_found',
       `${name} ${JSON.stringify(value.slice(0, 40))} was not found: ids are 24 hexadecimal characters; use one the API returned.`,

@@ -17,7 +17,8 @@ export function lazySse(reply: FastifyReply) {
     get opened() {
       return open;
     },
-    send(seq: number, data: unknown) {
+    /** One frame; `event` names it on an `event:` line, for clients that dispatch on it (seed 004's). */
+    send(seq: number, data: unknown, event?: string) {
       if (!open) {
         open = true;
         reply.hijack();
@@ -30,7 +31,9 @@ export function lazySse(reply: FastifyReply) {
           'x-accel-buffering': 'no',
         });
       }
-      if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(`id: ${seq}\ndata: ${JSON.stringify(data)}\n\n`);
+      const name = event === undefined ? '' : `event: ${event}\n`;
+      if (!reply.raw.writableEnded && !reply.raw.destroyed)
+        reply.raw.write(`${name}id: ${seq}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     end() {
       if (open && !reply.raw.writableEnded) reply.raw.end();

@@ -96,7 +96,7 @@ export async function respond(
 }
 
 export const SubjectSchema = z.strictObject({
-  kind: z.string().min(1).max(40).describe('document (dataset and project come with their packs)'),
+  kind: z.string().min(1).max(40).describe('document or dataset (project comes with its pack)'),
   id: z.string().min(1).max(64),
 });
 

@@ -4,6 +4,7 @@ import {
   type DataQuery,
   type DataRunRecord,
   invalidInput,
+  publicDatasetId,
   QueryPlanSchema,
 } from '@docagent/core';
 import { z } from 'zod';
@@ -52,7 +53,7 @@ export const DataRunSummarySchema = z.object({
 
 const runFields = (r: DataRunRecord) => ({
   run_id: r.id,
-  dataset_id: r.datasetId,
+  dataset_id: publicDatasetId(r.datasetId),
   question: r.question,
   query_mode: r.queryMode,
   plan_json: r.planJson,
@@ -74,7 +75,7 @@ export const toDataRunSummary = (r: DataRunRecord): z.infer<typeof DataRunSummar
 });
 
 export const RunBodySchema = z.strictObject({
-  dataset_id: z.string().min(1).max(64),
+  dataset_id: z.string().min(1).max(64).describe('A dataset id, or extractions: the built-in dataset of extraction results'),
   query_type: z.enum(['sql', 'plan', 'python']),
   sql: z.string().max(100_000).optional().describe('One SELECT (a WITH ... SELECT included), for query_type sql'),
   plan: QueryPlanSchema.optional().describe("Seed 004's query plan, for query_type plan"),

@@ -1,4 +1,11 @@
-import { type DatasetTableRecord, type DatasetWithTables, TABLE_STATUSES, type TableSchema } from '@docagent/core';
+import {
+  type DatasetTableRecord,
+  type DatasetWithTables,
+  isBuiltInDataset,
+  publicDatasetId,
+  TABLE_STATUSES,
+  type TableSchema,
+} from '@docagent/core';
 import { z } from 'zod';
 import { iso } from './schemas.ts';
 
@@ -24,8 +31,13 @@ export const TableSchemaBody = z.object({
 });
 
 export const DatasetSchema = z.object({
-  dataset_id: z.string(),
+  dataset_id: z.string().describe('extractions for the built-in dataset'),
   name: z.string(),
+  built_in: z
+    .boolean()
+    .describe(
+      'The extraction results as tables (a table per prompt, a row per document, a table per list field), kept up to date; it cannot be renamed, deleted or given tables',
+    ),
   description: z.string(),
   created_by: z.string(),
   created_at: z.string(),
@@ -53,8 +65,9 @@ export const toTable = (t: DatasetTableRecord): z.infer<typeof TableSchemaBody> 
 });
 
 export const toDataset = (d: DatasetWithTables): z.infer<typeof DatasetSchema> => ({
-  dataset_id: d.id,
+  dataset_id: publicDatasetId(d.id),
   name: d.name,
+  built_in: isBuiltInDataset(d),
   description: d.description,
   created_by: d.createdBy,
   created_at: iso(d.createdAt),
@@ -84,7 +97,7 @@ export const DatasetSchemaBody = z.object({
 });
 
 export const toDatasetSchema = (s: { datasetId: string; tables: TableSchema[] }): z.infer<typeof DatasetSchemaBody> => ({
-  dataset_id: s.datasetId,
+  dataset_id: publicDatasetId(s.datasetId),
   tables: s.tables.map((t) => ({
     ...tableFields(t),
     sample_rows: t.sampleRows,

@@ -2,9 +2,9 @@ import {
   addDatasetTable,
   createDataset,
   deleteDataset,
-  getDataset,
+  getCurrentDataset,
   getDatasetSchema,
-  listDatasets,
+  listCurrentDatasets,
   updateDataset,
 } from '@docagent/core';
 import { z } from 'zod';
@@ -23,7 +23,9 @@ import {
 } from './dataset-shapes.ts';
 import { ErrorBodySchema, OrgParamsSchema, PageQuerySchema } from './schemas.ts';
 
-const DatasetParamsSchema = OrgParamsSchema.extend({ dataset_id: z.string().min(1).max(64) });
+const DatasetParamsSchema = OrgParamsSchema.extend({
+  dataset_id: z.string().min(1).max(64).describe('A dataset id, or extractions: the built-in dataset of extraction results'),
+});
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const tags = ['datasets'];
 
@@ -35,7 +37,7 @@ export function datasetRoutes(app: ZodApp, { data }: RouteDeps): void {
     '/v0/orgs/:organization_id/datasets',
     {
       schema: {
-        summary: 'List datasets, newest first, with their tables',
+        summary: 'List datasets, the built-in extractions dataset first, then newest first, with their tables',
         tags,
         params: OrgParamsSchema,
         querystring: PageQuerySchema,
@@ -44,7 +46,7 @@ export function datasetRoutes(app: ZodApp, { data }: RouteDeps): void {
     },
     async (request) => {
       const { skip, limit, name_search } = request.query;
-      const page = await listDatasets(db, orgOf(request).orgId, { skip, limit, nameSearch: name_search });
+      const page = await listCurrentDatasets(data, orgOf(request).orgId, { skip, limit, nameSearch: name_search });
       return { datasets: page.datasets.map(toDataset), total_count: page.total, skip };
     },
   );
@@ -78,7 +80,7 @@ export function datasetRoutes(app: ZodApp, { data }: RouteDeps): void {
         response: { 200: DatasetSchema, ...errors },
       },
     },
-    async (request) => toDataset(await getDataset(db, orgOf(request).orgId, request.params.dataset_id)),
+    async (request) => toDataset(await getCurrentDataset(data, orgOf(request).orgId, request.params.dataset_id)),
   );
 
   app.put(

@@ -109,19 +109,24 @@ export function useDocumentTextQuery(orgId: string, documentId: string) {
 }
 
 /**
- * Uploads one file as its own request, so that each file reports its own progress and error.
- * `autoCreate` asks the agent to propose a schema and a prompt once the text is ready.
+ * The form fields of an upload: `auto_create` (the agent proposes a schema and a prompt once the
+ * text is ready), `dataset_id` (the file becomes a table of that dataset), ...
  */
+export type UploadFields = Record<string, string>;
+
+/** Uploads one file as its own request, so that each file reports its own progress and error. */
 export async function uploadDocument(
   orgId: string,
   file: File,
-  autoCreate: boolean,
+  fields: UploadFields,
   onProgress: (progress: UploadProgress) => void,
   signal: AbortSignal,
 ): Promise<UploadedDocument> {
   const form = new FormData();
-  // Sent either way, and before the file as the server requires, so the organization's default never decides behind the checkbox.
-  form.append('auto_create', String(autoCreate));
+  // The server requires the fields before the file they apply to.
+  for (const [name, value] of Object.entries(fields)) {
+    form.append(name, value);
+  }
   form.append('file', file, file.name);
   const { documents } = await postMultipart<{ documents: UploadedDocument[] }>(
     `${orgApiPath(orgId)}/documents/multipart`,

@@ -2,10 +2,21 @@ import { type DragEvent, useId, useState } from 'react';
 
 interface UploadDropZoneProps {
   onFiles: (files: File[]) => void;
+  /** The file input's accessible name. */
+  label?: string;
+  /** The kinds of file taken, said under the prompt. */
+  hint?: string;
+  /** What the file dialog offers, as the input's accept attribute: ".csv,.tsv". */
+  accept?: string;
 }
 
 /** Takes files dropped on it or picked with the file dialog it opens when clicked. */
-export function UploadDropZone({ onFiles }: UploadDropZoneProps) {
+export function UploadDropZone({
+  onFiles,
+  label = 'Upload documents',
+  hint = 'PDF, PNG, JPEG, TIFF or WebP images, text, Markdown and CSV files.',
+  accept,
+}: UploadDropZoneProps) {
   const inputId = useId();
   const hintId = `${inputId}-hint`;
   const [isDragOver, setIsDragOver] = useState(false);
@@ -48,7 +59,8 @@ export function UploadDropZone({ onFiles }: UploadDropZoneProps) {
         id={inputId}
         type="file"
         multiple
-        aria-label="Upload documents"
+        aria-label={label}
+        accept={accept}
         aria-describedby={hintId}
         className="sr-only"
         onChange={(event) => {
@@ -64,7 +76,7 @@ export function UploadDropZone({ onFiles }: UploadDropZoneProps) {
         Drop files here or <span className="underline underline-offset-2">choose files</span>
       </span>
       <span id={hintId} className="mt-1 text-xs text-slate-500">
-        PDF, PNG, JPEG, TIFF or WebP images, text, Markdown and CSV files.
+        {hint}
       </span>
     </label>
   );

@@ -13,7 +13,8 @@ export function UploadPanel({ orgId }: { orgId: string }) {
   const autoCreate = chosen ?? settingsQuery.data?.auto_create_default ?? false;
   return (
     <div className="space-y-3">
-      <UploadDropZone onFiles={(files) => addFiles(files, autoCreate)} />
+      {/* Sent either way, so the organization's default never decides behind the checkbox. */}
+      <UploadDropZone onFiles={(files) => addFiles(files, { auto_create: String(autoCreate) })} />
       <AutoCreateChoice checked={autoCreate} onChange={setChosen} disabled={settingsQuery.isPending && chosen === null} />
       {uploads.length > 0 && <UploadList orgId={orgId} uploads={uploads} onRemove={remove} onClearFinished={clearFinished} />}
     </div>

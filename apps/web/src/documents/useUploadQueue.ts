@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
-import { uploadDocument, useRefreshDocuments } from '../api/documents';
+import { type UploadFields, uploadDocument, useRefreshDocuments } from '../api/documents';
 
 /** Enough to keep the connection busy without one big batch starving the rest of the app. */
 const concurrentUploads = 3;
@@ -21,15 +21,16 @@ export interface Upload {
 interface QueuedFile {
   key: number;
   file: File;
-  /** Chosen when the file was added: changing the checkbox later does not change queued files. */
-  autoCreate: boolean;
+  /** Chosen when the file was added: changing the form later does not change queued files. */
+  fields: UploadFields;
 }
 
 /**
  * Uploads files one request each, a few at a time, and tracks each file's progress and
- * outcome so that a refused file shows its own reason while the others go on.
+ * outcome so that a refused file shows its own reason while the others go on. `onUploaded`
+ * follows each stored file, for lists besides the documents' that it changes (a dataset's tables).
  */
-export function useUploadQueue(orgId: string) {
+export function useUploadQueue(orgId: string, onUploaded?: () => void) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const waiting = useRef<QueuedFile[]>([]);
   const running = useRef(new Map<number, AbortController>());
@@ -40,18 +41,19 @@ export function useUploadQueue(orgId: string) {
     setUploads((current) => current.map((upload) => (upload.key === key ? { ...upload, ...changes } : upload)));
   }
 
-  async function run({ key, file, autoCreate }: QueuedFile, controller: AbortController) {
+  async function run({ key, file, fields }: QueuedFile, controller: AbortController) {
     change(key, { status: 'uploading' });
     try {
       const uploaded = await uploadDocument(
         orgId,
         file,
-        autoCreate,
+        fields,
         ({ loaded, total }) => change(key, { sent: total > 0 ? loaded / total : 0 }),
         controller.signal,
       );
       change(key, { status: 'done', sent: 1, documentId: uploaded.document_id });
       void refreshDocuments();
+      onUploaded?.();
     } catch (error) {
       change(key, { status: 'failed', error: errorMessage(error) });
     }
@@ -72,8 +74,8 @@ export function useUploadQueue(orgId: string) {
     }
   }
 
-  function addFiles(files: File[], autoCreate: boolean) {
-    const queued = files.map((file) => ({ key: nextKey.current++, file, autoCreate }));
+  function addFiles(files: File[], fields: UploadFields) {
+    const queued = files.map((file) => ({ key: nextKey.current++, file, fields }));
     setUploads((current) => [
       ...current,
       ...queued.map(({ key, file }) => ({

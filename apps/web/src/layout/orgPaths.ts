@@ -1,4 +1,4 @@
-export type OrgPage = 'documents' | 'schemas' | 'prompts' | 'tags' | 'settings';
+export type OrgPage = 'documents' | 'datasets' | 'schemas' | 'prompts' | 'tags' | 'settings';
 
 export function orgPath(orgId: string, page: OrgPage): string {
   return `/orgs/${encodeURIComponent(orgId)}/${page}`;
@@ -6,6 +6,10 @@ export function orgPath(orgId: string, page: OrgPage): string {
 
 export function documentPagePath(orgId: string, documentId: string): string {
   return `${orgPath(orgId, 'documents')}/${encodeURIComponent(documentId)}`;
+}
+
+export function datasetPagePath(orgId: string, datasetId: string): string {
+  return `${orgPath(orgId, 'datasets')}/${encodeURIComponent(datasetId)}`;
 }
 
 /** The editor of a schema, or of a new one when schemaId is "new". */

@@ -8,6 +8,7 @@ import { ChatPanel } from '../chat/ChatPanel';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
+import { SegmentedControl } from '../components/SegmentedControl';
 import { useAdjacentDocumentShortcuts } from '../documents/adjacentDocuments';
 import { DocumentHeader } from '../documents/DocumentHeader';
 import { DocumentText } from '../documents/DocumentText';
@@ -33,22 +34,7 @@ const centerViews: { id: CenterView; label: string }[] = [
 
 /** Document | Text: the file itself, or the text extracted from it. */
 function CenterViewSwitch({ view, onChange }: { view: CenterView; onChange: (next: CenterView) => void }) {
-  return (
-    <fieldset className="flex rounded-md border border-slate-300 bg-white p-0.5">
-      <legend className="sr-only">Show in the middle</legend>
-      {centerViews.map((candidate) => (
-        <button
-          key={candidate.id}
-          type="button"
-          aria-pressed={view === candidate.id}
-          onClick={() => onChange(candidate.id)}
-          className={`rounded px-2.5 py-0.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-slate-500 ${view === candidate.id ? 'bg-slate-900 text-white' : 'text-slate-600 hover:text-slate-900'}`}
-        >
-          {candidate.label}
-        </button>
-      ))}
-    </fieldset>
-  );
+  return <SegmentedControl legend="Show in the middle" options={centerViews} value={view} onChange={onChange} />;
 }
 
 type LeftTab = 'extraction';

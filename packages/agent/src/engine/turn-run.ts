@@ -1,5 +1,5 @@
 import { addUsage, type OrgAccess, type TokenUsage, tokenUsage } from '@docagent/core';
-import type { LanguageModelUsage, ToolSet } from 'ai';
+import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
 import type { ToolContext, ToolRegistry, ToolServices } from '../tools/tool.ts';
 import { buildSystemMessage } from './context.ts';
 import type { EventSink, TurnResult, TurnUsage } from './events.ts';
@@ -66,6 +66,7 @@ export class TurnRun {
       subject: this.turn.subject,
       services: this.parts.services,
       workingState: this.turn.workingState,
+      userMessage: lastUserText(this.turn.messages),
       abortSignal: this.signal,
       addUsage: (usage, costUsd) => this.addUsage(usage, costUsd),
     };
@@ -108,6 +109,15 @@ export class TurnRun {
   result(): TurnResult {
     return resultOf(this.turn);
   }
+}
+
+/** The text of the person's latest message, if there is one. */
+function lastUserText(messages: ModelMessage[]): string | undefined {
+  const message = messages.findLast((m) => m.role === 'user');
+  if (!message) return undefined;
+  if (typeof message.content === 'string') return message.content;
+  const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  return text === '' ? undefined : text;
 }
 
 function addTurnUsage(total: TurnUsage, step: TokenUsage, costUsd: number | null): TurnUsage {

@@ -1,12 +1,12 @@
-import { type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
+import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import type { Subject } from '../engine/pack.ts';
 import type { StoredMessages } from '../engine/turn-state.ts';
 import { appendedJson } from '../engine/turn-store.ts';
 import type { WorkingState } from '../tools/tool.ts';
 
-const { agentThreads } = tables;
+const { agentThreads, agentTurns } = tables;
 
 export interface ThreadSummary {
   id: string;
@@ -175,6 +175,27 @@ export class ThreadStore {
     }
     const messages = truncateTo === undefined ? thread.messages : thread.messages.slice(0, truncateTo);
     return { messages, workingState: thread.workingState, stored: thread.messages.length, strategy: thread.strategy };
+  }
+
+  /**
+   * Adds messages that did not come from a turn (a query the person ran directly) to the end of a
+   * thread of this user. A thread holding a turn is refused: the turn is its only writer meanwhile.
+   */
+  async append(access: OrgAccess, subject: Subject, threadId: string, messages: ModelMessage[]): Promise<void> {
+    const busy = this.db
+      .select({ id: agentTurns.id })
+      .from(agentTurns)
+      .where(and(eq(agentTurns.threadId, agentThreads.id), inArray(agentTurns.status, ['running', 'paused'])));
+    const updated = await this.db
+      .update(agentThreads)
+      .set({ messages: sql`${agentThreads.messages} || ${JSON.stringify(messages)}::jsonb`, updatedAt: new Date() })
+      .where(and(this.ofUser(access, subject), eq(agentThreads.id, threadId), notExists(busy)))
+      .returning({ id: agentThreads.id });
+    if (updated.length > 0) return;
+    await this.get(access, subject, threadId);
+    throw conflict(
+      `Thread ${threadId} has a turn running or waiting for a decision; wait for it to end (or stop it), then send the message again.`,
+    );
   }
 
   /** The messages of a thread a turn holds (its valid stored ones stay, `tail` follows), and what it works on. */

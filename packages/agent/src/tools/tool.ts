@@ -1,4 +1,5 @@
 import {
+  type DataRunServices,
   type Db,
   type DocumentServices,
   DomainError,
@@ -21,6 +22,11 @@ export interface ToolServices {
   db: Db;
   documents: DocumentServices;
   extraction: ExtractionServices;
+  /**
+   * Datasets, their runs and the SQL and Python executors; absent in a process that serves no
+   * datasets (a worker, whose headless runs are about documents).
+   */
+  data?: DataRunServices;
 }
 
 /** Everything a tool may use. */
@@ -31,6 +37,8 @@ export interface ToolContext {
   services: ToolServices;
   /** Tools that create or change what the agent works on update it. */
   workingState: WorkingState;
+  /** The person's latest message, the one the turn answers, for tools that record why they ran. */
+  userMessage?: string;
   abortSignal: AbortSignal;
   /** Counts a model call the tool made into the turn's usage (the ledger has it already). */
   addUsage(usage: TokenUsage, costUsd: number | null): void;
@@ -88,7 +96,9 @@ export async function executeTool(tool: ToolDefinition, context: ToolContext, ra
   try {
     const result = await Promise.race([tool.run({ ...context, abortSignal }, parsed.data), timedOut]);
     if (result && typeof result === 'object' && 'error' in result && typeof result.error === 'string') {
-      return { success: false, error: result.error };
+      // A code with its message ({error: "EXECUTION_ERROR", message}): the model needs both to fix its call.
+      const message = 'message' in result && typeof result.message === 'string' ? `: ${result.message}` : '';
+      return { success: false, error: `${result.error}${message}` };
     }
     return { success: true, result };
   } catch (error) {

@@ -608,6 +608,12 @@ export const datasetTables = pgTable(
     parquetSha256: text('parquet_sha256'),
     csvBlobId: text('csv_blob_id').references(() => blobs.id),
     csvSha256: text('csv_sha256'),
+    /**
+     * For a table made from other data than a document (the built-in extractions dataset's):
+     * `<prompt id>:<digest>` of the results it was built from, so that it is built again once they
+     * change. Null for a table ingested from a document.
+     */
+    sourceVersion: text('source_version'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

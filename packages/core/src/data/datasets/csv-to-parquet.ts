@@ -39,10 +39,11 @@ export interface CsvEngineOptions {
 }
 
 /**
- * Turns CSV files into Parquet with inferred types, and the Parquet back into a normalized CSV, with
- * DuckDB in this process. This instance reads and writes files (external access on), so it is given
- * only paths this module made; queries from people and models never reach it (they run in the SQL
- * executor's locked-down child process).
+ * Turns CSV files into Parquet with inferred types (and rows made here into Parquet with given
+ * ones), and the Parquet back into a normalized CSV, with DuckDB in this process. This instance
+ * reads and writes files (external access on), so it is given only paths this process made;
+ * queries from people and models never reach it (they run in the SQL executor's locked-down child
+ * process).
  */
 export class CsvToParquet {
   private readonly options: CsvEngineOptions;
@@ -87,6 +88,37 @@ export class CsvToParquet {
         con.closeSync();
       }
     }
+    return this.withCsvCopy(instance, parquetPath, csvPath, skippedRows);
+  }
+
+  /**
+   * Rows this process wrote itself (JSON lines, one object per row keyed by column name) as Parquet
+   * with exactly these column types, and its normalized CSV. A key the columns do not name is
+   * ignored and a missing one is NULL; a value must already have its column's type.
+   */
+  async convertJsonLines(source: string, outDir: string, columns: TableColumn[]): Promise<ConvertedTable> {
+    const instance = await this.open();
+    const parquetPath = join(outDir, 'table.parquet');
+    const csvPath = join(outDir, 'table.csv');
+    const types = columns.map((c) => `${literal(c.name)}: ${literal(c.type)}`).join(', ');
+    const con = await instance.connect();
+    try {
+      await con.run(
+        `COPY (SELECT * FROM read_json(${literal(source)}, format = 'newline_delimited', columns = {${types}})) TO ${literal(parquetPath)} (FORMAT parquet)`,
+      );
+    } finally {
+      con.closeSync();
+    }
+    return this.withCsvCopy(instance, parquetPath, csvPath, 0);
+  }
+
+  /** Writes the Parquet file's rows as the normalized CSV pandas reads, and reads back its schema and row count. */
+  private async withCsvCopy(
+    instance: DuckDBInstance,
+    parquetPath: string,
+    csvPath: string,
+    skippedRows: number,
+  ): Promise<ConvertedTable> {
     const con = await instance.connect();
     try {
       await con.run(

@@ -2,7 +2,7 @@ import type { TableColumn, TableStatus } from '../../db/schema.ts';
 import { ExecutionFailure, type SqlExecutor } from '../executors.ts';
 import type { DatasetServices } from './dataset-services.ts';
 import { tableFilesOf } from './dataset-table-files.ts';
-import { getDataset } from './datasets.ts';
+import { getCurrentDataset } from './datasets.ts';
 
 export const SAMPLE_ROWS = 3;
 
@@ -31,7 +31,7 @@ export async function getDatasetSchema(
   orgId: string,
   datasetId: string,
 ): Promise<{ datasetId: string; tables: TableSchema[] }> {
-  const dataset = await getDataset(services.db, orgId, datasetId);
+  const dataset = await getCurrentDataset(services, orgId, datasetId);
   const files = await tableFilesOf(services.tableFiles, dataset.tables);
   const tables: TableSchema[] = [];
   for (const table of dataset.tables) {

@@ -2,6 +2,7 @@ import { type DocumentRecord, type DocumentServices, deleteDocument } from '../.
 import { type UploadFile, type UploadLimits, uploadDocuments } from '../../documents/upload.ts';
 import { invalidInput } from '../../errors.ts';
 import type { OrgAccess } from '../../identity/access.ts';
+import { isBuiltInDataset, refuseBuiltInChange } from '../extractions/extractions-dataset.ts';
 import type { DatasetServices } from './dataset-services.ts';
 import { addDocumentTables, checkTableSources } from './dataset-tables.ts';
 import { createDataset, type DatasetWithTables, getDataset, getDatasetRecord } from './datasets.ts';
@@ -24,6 +25,7 @@ async function intoDataset(
     return createDataset(services, access, { name: target.createDataset, documentIds });
   }
   const dataset = await getDatasetRecord(services.db, access.orgId, target.datasetId ?? '');
+  if (isBuiltInDataset(dataset)) refuseBuiltInChange('add tables to');
   const sources = await checkTableSources(services.db, access.orgId, documentIds);
   for (const source of sources) await addDocumentTables(services, dataset, source, undefined);
   return getDataset(services.db, access.orgId, dataset.id);

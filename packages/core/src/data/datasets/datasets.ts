@@ -5,7 +5,16 @@ import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
 import { escapeLike } from '../../sql-text.ts';
-import type { DatasetServices } from './dataset-services.ts';
+import {
+  datasetRowId,
+  ensureExtractionsDataset,
+  extractionsDatasetRowId,
+  isBuiltInDataset,
+  publicDatasetId,
+  refuseBuiltInChange,
+} from '../extractions/extractions-dataset.ts';
+import { refreshExtractionsDataset } from '../extractions/refresh-extractions.ts';
+import type { DatasetServices, TableIngestServices } from './dataset-services.ts';
 import { addDocumentTables, checkTableSources } from './dataset-tables.ts';
 import { deleteBlobs } from './table-ingest.ts';
 
@@ -52,16 +61,19 @@ async function assertNameFree(tx: Db, orgId: string, name: string, exceptId?: st
     .where(and(...conditions));
   if (taken) {
     throw conflict(
-      `A dataset named "${taken.name}" already exists (${taken.id}); choose another name, or add the tables to that dataset.`,
+      `A dataset named "${taken.name}" already exists (${publicDatasetId(taken.id)}); choose another name, or add the tables to that dataset.`,
     );
   }
 }
 
+/** A dataset of the organization, `extractions` naming its built-in one; another organization's is not found. */
 export async function getDatasetRecord(db: Db, orgId: string, datasetId: string): Promise<DatasetRecord> {
+  const id = datasetRowId(orgId, datasetId);
+  if (id === extractionsDatasetRowId(orgId)) await ensureExtractionsDataset(db, orgId);
   const [row] = await db
     .select()
     .from(datasets)
-    .where(and(eq(datasets.id, datasetId), eq(datasets.orgId, orgId)));
+    .where(and(eq(datasets.id, id), eq(datasets.orgId, orgId)));
   if (!row) throw notFound(`Dataset ${datasetId}`);
   return row;
 }
@@ -84,12 +96,36 @@ export async function getDataset(db: Db, orgId: string, datasetId: string): Prom
   return { ...dataset, tables: (await tablesOf(db, [dataset.id])).get(dataset.id) ?? [] };
 }
 
-/** A page of the organization's datasets, newest first, with their tables. */
+/**
+ * The dataset with its tables as a query sees them: the built-in extractions dataset is brought up
+ * to date with the extraction results first. What reads rows (schema, runs) asks this, not getDataset.
+ */
+export async function getCurrentDataset(
+  services: TableIngestServices,
+  orgId: string,
+  datasetId: string,
+): Promise<DatasetWithTables> {
+  const dataset = await getDatasetRecord(services.db, orgId, datasetId);
+  if (isBuiltInDataset(dataset)) await refreshExtractionsDataset(services, orgId);
+  return getDataset(services.db, orgId, dataset.id);
+}
+
+export interface DatasetPageQuery {
+  skip: number;
+  limit: number;
+  nameSearch?: string;
+}
+
+/**
+ * A page of the organization's datasets with their tables: the built-in extractions one first (its
+ * tables as last brought up to date), then newest first. listCurrentDatasets brings it up to date.
+ */
 export async function listDatasets(
   db: Db,
   orgId: string,
-  query: { skip: number; limit: number; nameSearch?: string },
+  query: DatasetPageQuery,
 ): Promise<{ datasets: DatasetWithTables[]; total: number }> {
+  await ensureExtractionsDataset(db, orgId);
   const conditions = [eq(datasets.orgId, orgId)];
   if (query.nameSearch) conditions.push(ilike(datasets.name, `%${escapeLike(query.nameSearch)}%`));
   const where = and(...conditions);
@@ -97,7 +133,7 @@ export async function listDatasets(
     .select()
     .from(datasets)
     .where(where)
-    .orderBy(desc(datasets.createdAt), desc(datasets.id))
+    .orderBy(desc(sql`${datasets.id} = ${extractionsDatasetRowId(orgId)}`), desc(datasets.createdAt), desc(datasets.id))
     .offset(query.skip)
     .limit(query.limit);
   const [total] = await db.select({ n: count() }).from(datasets).where(where);
@@ -106,6 +142,16 @@ export async function listDatasets(
     rows.map((r) => r.id),
   );
   return { datasets: rows.map((r) => ({ ...r, tables: tables.get(r.id) ?? [] })), total: total?.n ?? 0 };
+}
+
+/** listDatasets with the built-in extractions dataset brought up to date with the extraction results first. */
+export async function listCurrentDatasets(
+  services: TableIngestServices,
+  orgId: string,
+  query: DatasetPageQuery,
+): Promise<{ datasets: DatasetWithTables[]; total: number }> {
+  await refreshExtractionsDataset(services, orgId);
+  return listDatasets(services.db, orgId, query);
 }
 
 /**
@@ -155,6 +201,7 @@ export async function updateDataset(
   await db.transaction(async (tx) => {
     await lockOrgDatasets(tx, orgId);
     const current = await getDatasetRecord(tx, orgId, datasetId);
+    if (isBuiltInDataset(current)) refuseBuiltInChange('change');
     const set: Partial<typeof datasets.$inferInsert> = {};
     if (name !== undefined && name !== current.name) set.name = name;
     if (description !== undefined && description !== current.description) set.description = description;
@@ -172,7 +219,7 @@ export async function updateDataset(
 export async function deleteDataset(services: DatasetServices, orgId: string, datasetId: string): Promise<void> {
   const { db } = services;
   const tables = await db.transaction(async (tx) => {
-    await getDatasetRecord(tx, orgId, datasetId);
+    if (isBuiltInDataset(await getDatasetRecord(tx, orgId, datasetId))) refuseBuiltInChange('delete');
     const rows = await tx.select().from(datasetTables).where(eq(datasetTables.datasetId, datasetId));
     await tx.delete(datasets).where(and(eq(datasets.id, datasetId), eq(datasets.orgId, orgId)));
     return rows;
@@ -197,6 +244,7 @@ export async function addDatasetTable(
   input: { documentId: string; tableName?: string },
 ): Promise<DatasetTableRecord[]> {
   const dataset = await getDatasetRecord(services.db, orgId, datasetId);
+  if (isBuiltInDataset(dataset)) refuseBuiltInChange('add tables to');
   const [document] = await checkTableSources(services.db, orgId, [input.documentId]);
   if (!document) throw notFound(`Document ${input.documentId}`);
   return addDocumentTables(services, dataset, document, input.tableName);

@@ -5,7 +5,7 @@ import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
 import { failureMessage } from '../../scrub-errors.ts';
 import { tableFilesOf } from '../datasets/dataset-table-files.ts';
-import { type DatasetTableRecord, getDataset } from '../datasets/datasets.ts';
+import { type DatasetTableRecord, getCurrentDataset } from '../datasets/datasets.ts';
 import { ExecutionFailure, type QueryResult } from '../executors.ts';
 import { compileQueryPlan, QueryPlanError } from '../sql/query-plan-compiler.ts';
 import type { DataRunServices } from './run-services.ts';
@@ -124,7 +124,7 @@ async function execute(
  */
 export async function runDataQuery(services: DataRunServices, access: OrgAccess, input: DataRunInput): Promise<DataRunRecord> {
   const { db } = services;
-  const dataset = await getDataset(db, access.orgId, input.datasetId);
+  const dataset = await getCurrentDataset(services, access.orgId, input.datasetId);
   const outcome = await execute(services, access.orgId, input.query, dataset.tables);
   const text = (value: string | null | undefined) => (value === null || value === undefined ? null : storableText(value).text);
   return recordRun(db, access, {

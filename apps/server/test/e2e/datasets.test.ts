@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { testDatabaseKind } from '@docagent/core/testing';
+import ExcelJS from 'exceljs';
+import type { Locator, Page } from 'playwright-core';
+import { runScenario, signInFirstTime, textOf } from './browser.ts';
+import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
+import { screenshot, screenshotBothThemes } from './workspace-checks.ts';
+
+/**
+ * The datasets pages (issue 17): CSV and XLSX files uploaded as tables, a table's rows scrolled
+ * through a virtualised grid, an SQL query's result sorted, charted and downloaded, and the run
+ * opened again from the history. No model is involved.
+ */
+
+const ROWS = 5000;
+const REGIONS = ['east', 'north', 'south', 'west'];
+const ROW_HEIGHT = 28;
+
+/** id, region, month, amount: the region cycles, the amount is a small integer so that sums are exact. */
+function salesCsv(): { text: string; totals: Map<string, number> } {
+  const totals = new Map<string, number>();
+  const lines = ['id,region,month,amount'];
+  for (let i = 0; i < ROWS; i++) {
+    const region = REGIONS[i % REGIONS.length] ?? '';
+    const amount = (i * 7) % 97;
+    totals.set(region, (totals.get(region) ?? 0) + amount);
+    lines.push(`${i + 1},${region},2024-${String((i % 12) + 1).padStart(2, '0')}-01,${amount}`);
+  }
+  return { text: `${lines.join('\n')}\n`, totals };
+}
+
+async function targetsXlsx(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('Targets').addRows([['region', 'target'], ...REGIONS.map((region, i) => [region, 1000 * (i + 1)])]);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+let app: FakeLlmApp;
+
+before(async () => {
+  app = await startFakeLlmApp('datasets');
+});
+after(() => app?.close());
+
+test(`Datasets: upload CSV and XLSX, scroll the preview, query, sort, chart, download, history (${testDatabaseKind()})`, {
+  timeout: 10 * 60_000,
+}, async () => {
+  await runScenario(app.browser, 'datasets', { width: 1280, height: 720 }, walkThrough);
+});
+
+/** The page does not scroll: its panels do. */
+async function assertFitsWindow(page: Page, what: string): Promise<void> {
+  const overflow = Number(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight'));
+  assert.ok(overflow <= 0, `${what} fits the window (it overflows by ${overflow} px)`);
+}
+
+const uploadDone = (page: Page, name: string) =>
+  page.getByRole('listitem', { name, exact: true }).getByText('Done', { exact: true }).waitFor();
+
+async function resultRows(grid: Locator): Promise<string[][]> {
+  const rows = grid.locator('tbody tr');
+  const cells: string[][] = [];
+  for (let i = 0; i < (await rows.count()); i++) {
+    cells.push((await rows.nth(i).locator('td').allTextContents()).map((text) => text.trim()));
+  }
+  return cells;
+}
+
+async function walkThrough(page: Page): Promise<void> {
+  await signInFirstTime(page, app.server);
+  const sales = salesCsv();
+
+  // The list page: a new dataset named as typed, then a workbook into it (the chooser has moved to it).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datasets', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Datasets' }).waitFor();
+  // The built-in dataset of extraction results is there from the start, and takes no files.
+  await page.getByRole('row').filter({ hasText: 'Built in' }).getByRole('link', { name: 'extractions' }).waitFor();
+  assert.deepEqual(await page.getByLabel('Into', { exact: true }).locator('option').allTextContents(), ['A new dataset']);
+  await page.getByLabel("New dataset's name").fill('Sales');
+  await page
+    .getByLabel('Upload tables', { exact: true })
+    .setInputFiles({ name: 'sales.csv', mimeType: 'text/csv', buffer: Buffer.from(sales.text) });
+  await uploadDone(page, 'sales.csv');
+  assert.equal(await page.getByLabel('Into', { exact: true }).locator('option:checked').textContent(), 'Sales');
+  await page.getByLabel('Upload tables', { exact: true }).setInputFiles({
+    name: 'targets.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: await targetsXlsx(),
+  });
+  await uploadDone(page, 'targets.xlsx');
+  const listed = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Sales', exact: true }) });
+  await listed.getByRole('cell', { name: (ROWS + REGIONS.length).toLocaleString('en-US'), exact: true }).waitFor();
+  await screenshot(page, 'datasets-list-1280x720');
+
+  // The dataset page: its tables, ready, with their row counts and columns.
+  await listed.getByRole('link', { name: 'Sales', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sales' }).waitFor();
+  const tables = page.getByRole('list', { name: 'Tables' });
+  for (const name of ['sales', 'targets']) {
+    await tables.getByRole('listitem').filter({ hasText: name }).getByText('Ready').waitFor();
+  }
+  await tables.getByText(`${ROWS.toLocaleString('en-US')} rows`).waitFor();
+  const columns = await page.getByRole('list', { name: 'Columns of sales' }).getByRole('listitem').allTextContents();
+  assert.deepEqual(columns, ['idBIGINT', 'regionVARCHAR', 'monthDATE', 'amountBIGINT']);
+
+  // The preview grid renders only what is in view, and reads a later page once scrolled there.
+  const grid = page.getByRole('table', { name: 'Rows of sales' });
+  await grid.getByRole('cell', { name: '2024-01-01' }).first().waitFor();
+  const rendered = await grid.locator('tbody tr').count();
+  assert.ok(rendered > 10 && rendered < 80, `only the rows in view are rendered (${rendered})`);
+  // A string, as this file is type-checked without the DOM's types: the grid's scroller is the table's parent.
+  await page.evaluate(
+    `document.querySelector('table[aria-label="Rows of sales"]').parentElement.scrollTop = ${4000 * ROW_HEIGHT}`,
+  );
+  const later = grid.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name: '4,001', exact: true }) });
+  await later.getByRole('cell', { name: '4001', exact: true }).waitFor();
+  assert.deepEqual(
+    (await later.locator('td').allTextContents()).map((text) => text.trim()),
+    ['4001', 'east', '2024-05-01', String((4000 * 7) % 97)],
+  );
+  await page.getByText(/^Rows 4,001–4,0\d\d of 5,000$/).waitFor();
+  await assertFitsWindow(page, 'the dataset page at 1280×720');
+  await screenshotBothThemes(page, 'datasets-page-1280x720');
+  await screenshot(page, 'datasets-page-1440x900', { width: 1440, height: 900 });
+  await assertFitsWindow(page, 'the dataset page at 1440×900');
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // An SQL query: its result as a table, then as a chart.
+  await page.getByRole('tab', { name: 'Query' }).click();
+  const sql = 'SELECT region, sum(amount) AS total\nFROM sales\nGROUP BY region\nORDER BY region';
+  await page.getByLabel('SQL query').fill(sql);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByRole('table', { name: 'Query result' });
+  await result.getByRole('cell', { name: 'west' }).waitFor();
+  const byRegion = REGIONS.map((region) => [region, String(sales.totals.get(region))]);
+  assert.deepEqual(await resultRows(result), byRegion);
+
+  await page.getByRole('button', { name: 'Chart', exact: true }).click();
+  const bars = page.getByRole('img', { name: 'Bar chart of total by region' });
+  await bars.waitFor();
+  assert.equal(await bars.locator('rect').count(), REGIONS.length);
+  await screenshotBothThemes(page, 'datasets-result-chart-1280x720');
+  await page.getByRole('button', { name: 'Line', exact: true }).click();
+  await page.getByRole('img', { name: 'Line chart of total by region' }).locator('polyline').waitFor();
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+
+  // Sorted by a column's header, highest total first; the downloads follow the order shown.
+  const totalHeader = result.getByRole('columnheader', { name: /total/ });
+  await totalHeader.getByRole('button').click();
+  assert.equal(await totalHeader.getAttribute('aria-sort'), 'ascending');
+  await totalHeader.getByRole('button').click();
+  assert.equal(await totalHeader.getAttribute('aria-sort'), 'descending');
+  const descending = [...byRegion].sort((a, b) => Number(b[1]) - Number(a[1]));
+  assert.deepEqual(await resultRows(result), descending);
+  // Away from the header, whose hover would be in the pictures.
+  await page.mouse.move(0, 0);
+  await screenshotBothThemes(page, 'datasets-result-1280x720');
+  await screenshot(page, 'datasets-result-1440x900', { width: 1440, height: 900 });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  assert.match(csv.suggestedFilename(), /^run-\w+\.csv$/);
+  assert.equal(
+    readFileSync(await csv.path(), 'utf8'),
+    `region,total\r\n${descending.map((row) => row.join(',')).join('\r\n')}\r\n`,
+  );
+  const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download XLSX' }).click()]);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(await xlsx.path());
+  const sheet = book.getWorksheet('Result');
+  const values = sheet
+    ?.getSheetValues()
+    .slice(1)
+    .map((row) => (Array.isArray(row) ? row.slice(1) : []));
+  assert.deepEqual(values, [['region', 'total'], ...descending.map(([region, total]) => [region, Number(total)])]);
+
+  // Python: the table as a DataFrame, or the reason it cannot run on this machine.
+  await page.getByRole('tab', { name: 'Python' }).click();
+  await page.getByLabel('Python code').fill('result_df = targets.sort_values("target")');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const python = page.getByRole('table', { name: 'Query result' }).getByRole('cell', { name: '4000', exact: true });
+  const disabled = page.getByRole('alert').filter({ hasText: 'FEATURE_DISABLED' });
+  await python.or(disabled).first().waitFor();
+
+  // The history lists both runs; the SQL one opens with its query and its result.
+  await page.getByRole('tab', { name: 'History' }).click();
+  const runs = page.getByRole('region', { name: 'Runs' }).getByRole('listitem');
+  await runs.nth(1).waitFor();
+  assert.equal(await runs.count(), 2);
+  await runs.filter({ hasText: 'SQL' }).getByRole('button').click();
+  const run = page.getByRole('region', { name: 'Run', exact: true });
+  await run.getByText('GROUP BY region').waitFor();
+  assert.equal((await textOf(run.locator('pre'))).trim(), sql);
+  assert.deepEqual(await resultRows(run.getByRole('table', { name: 'Query result' })), byRegion);
+  assert.match(page.url(), /[?&]tab=history&run=\w+/);
+  await assertFitsWindow(page, 'the history at 1280×720');
+  await screenshot(page, 'datasets-history-1280x720');
+
+  // A new, empty dataset opens on its page, ready for files.
+  await page.getByRole('link', { name: 'All datasets' }).click();
+  await page.getByRole('button', { name: 'New dataset' }).click();
+  const form = page.getByRole('form', { name: 'New dataset' });
+  await form.getByLabel('Name', { exact: true }).fill('Inventory');
+  await form.getByLabel('Description').fill('Stock counts per warehouse');
+  await form.getByRole('button', { name: 'Create dataset' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+  await page.getByText('Stock counts per warehouse').waitFor();
+  await page.getByText('This dataset has no tables yet.', { exact: false }).waitFor();
+  await page.getByLabel('Upload tables', { exact: true }).waitFor({ state: 'attached' });
+}
