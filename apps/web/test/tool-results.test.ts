@@ -75,3 +75,29 @@ test('results are recognised by their keys: schema, prompt, extraction, change, 
   assert.deepEqual(shapeOfResult({ rows: 3 }, {}), { kind: 'unknown' });
   assert.deepEqual(shapeOfResult(null, {}), { kind: 'unknown' });
 });
+
+test("a query's rows are a table of the first 20, with the count and the SQL (the call's, or the compiled one)", () => {
+  const rows = Array.from({ length: 25 }, (_row, index) => [`region ${index}`, index * 10]);
+  const sql = 'SELECT region, sum(amount) AS total FROM sales GROUP BY region';
+  const shape = shapeOfResult(
+    {
+      run_id: 'r1',
+      columns: [
+        { name: 'region', type: 'VARCHAR' },
+        { name: 'total', type: 'DOUBLE' },
+      ],
+      rows,
+      row_count: 25,
+      truncated: null,
+      exec_time_ms: 3,
+    },
+    { sql },
+  );
+  assert.deepEqual(shape, { kind: 'rows', columns: ['region', 'total'], rows: rows.slice(0, 20), rowCount: 25, sql });
+
+  const planned = shapeOfResult(
+    { run_id: 'r2', columns: [{ name: 'n', type: 'BIGINT' }], rows: [[4]], row_count: 1, compiled_sql: 'SELECT count(*) AS n' },
+    { table: 'sales' },
+  );
+  assert.equal(planned.kind === 'rows' && planned.sql, 'SELECT count(*) AS n');
+});

@@ -2,16 +2,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { testDatabaseKind } from '@docagent/core/testing';
+import type { RecordedRequest } from '@docagent/fake-llm';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from 'playwright-core';
 import { runScenario, signInFirstTime, textOf } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
-import { screenshot, screenshotBothThemes } from './workspace-checks.ts';
+import { lastUserText, outputsOfTurn } from './responses-requests.ts';
+import { agentPanel, screenshot, screenshotBothThemes } from './workspace-checks.ts';
 
 /**
  * The datasets pages (issue 17): CSV and XLSX files uploaded as tables, a table's rows scrolled
  * through a virtualised grid, an SQL query's result sorted, charted and downloaded, and the run
- * opened again from the history. No model is involved.
+ * opened again from the history; then the agent panel answers a question with a query of its own.
  */
 
 const ROWS = 5000;
@@ -37,10 +39,24 @@ async function targetsXlsx(): Promise<Buffer> {
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
+const QUESTION = 'What are the total sales by region?';
+const AGENT_SQL = 'SELECT region, sum(amount) AS total FROM sales GROUP BY region ORDER BY region';
+
+/** The analyst's script: a group by over the uploaded table, then the totals it returned as a Markdown table. */
+function analystReply(request: RecordedRequest) {
+  if (!lastUserText(request).includes(QUESTION)) return { text: 'I do not know that one.' };
+  const [output] = outputsOfTurn(request);
+  if (output === undefined) return { toolCalls: [{ name: 'execute_sql', arguments: { sql: AGENT_SQL } }] };
+  const { rows } = JSON.parse(output) as { rows: [string, number][] };
+  const lines = rows.map(([region, total]) => `| ${region} | ${total} |`);
+  return { text: ['Total sales by region:', '', '| Region | Total |', '| --- | --- |', ...lines].join('\n') };
+}
+
 let app: FakeLlmApp;
 
 before(async () => {
   app = await startFakeLlmApp('datasets');
+  app.fake.setHandler(analystReply);
 });
 after(() => app?.close());
 
@@ -198,6 +214,8 @@ async function walkThrough(page: Page): Promise<void> {
   await assertFitsWindow(page, 'the history at 1280×720');
   await screenshot(page, 'datasets-history-1280x720');
 
+  await askTheAgent(page, byRegion);
+
   // A new, empty dataset opens on its page, ready for files.
   await page.getByRole('link', { name: 'All datasets' }).click();
   await page.getByRole('button', { name: 'New dataset' }).click();
@@ -209,4 +227,33 @@ async function walkThrough(page: Page): Promise<void> {
   await page.getByText('Stock counts per warehouse').waitFor();
   await page.getByText('This dataset has no tables yet.', { exact: false }).waitFor();
   await page.getByLabel('Upload tables', { exact: true }).waitFor({ state: 'attached' });
+}
+
+/** The agent panel beside the dataset: a question, the agent's query shown as a table in its card, its answer, its run in the history. */
+async function askTheAgent(page: Page, byRegion: string[][]): Promise<void> {
+  const agent = agentPanel(page);
+  await agent.say(QUESTION);
+  const card = agent.log.getByRole('region', { name: 'Tool call execute_sql' });
+  const rows = card.getByRole('table', { name: 'Rows of the result' });
+  await rows.waitFor();
+  assert.deepEqual(await resultRows(rows), byRegion);
+  await card.getByText(`${REGIONS.length} rows`, { exact: true }).waitFor();
+  await card.getByText(AGENT_SQL, { exact: true }).waitFor();
+  const answer = agent.log.getByText('Total sales by region:');
+  await answer.waitFor();
+  const answerTable = agent.log
+    .getByRole('table')
+    .filter({ has: page.getByRole('columnheader', { name: 'Region', exact: true }) });
+  assert.deepEqual(await resultRows(answerTable), byRegion);
+  await agent.idle.waitFor();
+
+  // The agent's run is recorded with the person's: the history lists it, first.
+  const runs = page.getByRole('region', { name: 'Runs' }).getByRole('listitem');
+  await runs.nth(2).waitFor();
+  assert.equal(await runs.count(), 3);
+  await runs.first().getByText(QUESTION).waitFor();
+  await assertFitsWindow(page, 'the dataset page with the agent at 1280×720');
+  await screenshot(page, 'datasets-agent-1280x720');
+  await screenshot(page, 'datasets-agent-1440x900', { width: 1440, height: 900 });
+  await page.setViewportSize({ width: 1280, height: 720 });
 }

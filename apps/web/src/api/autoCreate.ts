@@ -37,7 +37,7 @@ function useReviewed(orgId: string, documentId: string) {
         promptsQueryKey(orgId),
         schemasQueryKey(orgId),
         extractionQueryKey(orgId, documentId),
-        threadsQueryKey(orgId, documentId),
+        threadsQueryKey(orgId, { kind: 'document', id: documentId }),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }

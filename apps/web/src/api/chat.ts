@@ -1,8 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ChatSubject, chatRoutesOf } from './chatRoutes';
 import { type FrameHandler, readChatFrames } from './chatStream';
 import { deleteNoContent, eventStream, getJson, type InputProblem, patchJson, postJson, postNoContent } from './client';
 import type { ModelList } from './models';
 import { orgApiPath } from './queries';
+
+export type { ChatSubject } from './chatRoutes';
 
 export interface ThreadSummary {
   id: string;
@@ -79,20 +82,16 @@ export interface ApproveRequest {
 /** Models change only when the server's configuration does. */
 const MODELS_STALE_MS = 5 * 60_000;
 
-export function chatPath(orgId: string, documentId: string): string {
-  return `${orgApiPath(orgId)}/documents/${encodeURIComponent(documentId)}/chat`;
+function chatQueryKey(orgId: string, subject: ChatSubject) {
+  return ['orgs', orgId, 'chat', subject.kind, subject.id] as const;
 }
 
-function chatQueryKey(orgId: string, documentId: string) {
-  return ['orgs', orgId, 'chat', documentId] as const;
+export function threadsQueryKey(orgId: string, subject: ChatSubject) {
+  return [...chatQueryKey(orgId, subject), 'threads'] as const;
 }
 
-export function threadsQueryKey(orgId: string, documentId: string) {
-  return [...chatQueryKey(orgId, documentId), 'threads'] as const;
-}
-
-export function threadQueryKey(orgId: string, documentId: string, threadId: string) {
-  return [...chatQueryKey(orgId, documentId), 'thread', threadId] as const;
+export function threadQueryKey(orgId: string, subject: ChatSubject, threadId: string) {
+  return [...chatQueryKey(orgId, subject), 'thread', threadId] as const;
 }
 
 /** The models the agent can chat with, the default one, and what to configure when there is none. */
@@ -104,92 +103,99 @@ export function useChatModelsQuery(orgId: string) {
   });
 }
 
-/** Your conversations about the document, latest first. */
-export function useThreadsQuery(orgId: string, documentId: string) {
+/** Your conversations about the subject, latest first. */
+export function useThreadsQuery(orgId: string, subject: ChatSubject) {
   return useQuery({
-    queryKey: threadsQueryKey(orgId, documentId),
-    queryFn: () => getJson<{ threads: ThreadSummary[] }>(`${chatPath(orgId, documentId)}/threads`),
+    queryKey: threadsQueryKey(orgId, subject),
+    queryFn: () => getJson<{ threads: ThreadSummary[] }>(chatRoutesOf(orgId, subject).threadList),
     select: ({ threads }) => threads,
   });
 }
 
-export function fetchThread(orgId: string, documentId: string, threadId: string): Promise<Thread> {
-  return getJson<Thread>(`${chatPath(orgId, documentId)}/threads/${encodeURIComponent(threadId)}`);
+export function fetchThread(orgId: string, subject: ChatSubject, threadId: string): Promise<Thread> {
+  return getJson<Thread>(chatRoutesOf(orgId, subject).thread(threadId));
 }
 
-export function useCreateThreadMutation(orgId: string, documentId: string) {
+export function useCreateThreadMutation(orgId: string, subject: ChatSubject) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (title: string) =>
-      (await postJson<{ thread_id: string }>(`${chatPath(orgId, documentId)}/threads`, { body: { title } })).thread_id,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) }),
+    mutationFn: async (title: string) => {
+      const routes = chatRoutesOf(orgId, subject);
+      return (await postJson<{ thread_id: string }>(routes.threads, { body: routes.createThreadBody(title) })).thread_id;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, subject) }),
   });
 }
 
-export function useDeleteThreadMutation(orgId: string, documentId: string) {
+export function useDeleteThreadMutation(orgId: string, subject: ChatSubject) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (threadId: string) => deleteNoContent(`${chatPath(orgId, documentId)}/threads/${encodeURIComponent(threadId)}`),
+    mutationFn: (threadId: string) => deleteNoContent(chatRoutesOf(orgId, subject).thread(threadId)),
     onSuccess: (_result, threadId) => {
-      queryClient.removeQueries({ queryKey: threadQueryKey(orgId, documentId, threadId) });
-      return queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) });
+      queryClient.removeQueries({ queryKey: threadQueryKey(orgId, subject, threadId) });
+      return queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, subject) });
     },
   });
 }
 
-export function useRenameThreadMutation(orgId: string, documentId: string) {
+export function useRenameThreadMutation(orgId: string, subject: ChatSubject) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ threadId, title }: { threadId: string; title: string }) =>
-      patchJson<ThreadSummary>(`${chatPath(orgId, documentId)}/threads/${encodeURIComponent(threadId)}`, { body: { title } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, documentId) }),
+      patchJson<ThreadSummary>(chatRoutesOf(orgId, subject).thread(threadId), { body: { title } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: threadsQueryKey(orgId, subject) }),
   });
 }
 
 /** The agent's tools by access: the read_write ones are those that ask for approval. */
-export function useChatToolsQuery(orgId: string, documentId: string) {
+export function useChatToolsQuery(orgId: string, subject: ChatSubject) {
   return useQuery({
-    queryKey: [...chatQueryKey(orgId, documentId), 'tools'],
-    queryFn: () => getJson<ChatTools>(`${chatPath(orgId, documentId)}/tools`),
+    queryKey: [...chatQueryKey(orgId, subject), 'tools'],
+    queryFn: () => getJson<ChatTools>(chatRoutesOf(orgId, subject).tools),
     staleTime: MODELS_STALE_MS,
   });
 }
 
-/** The problems running the tool would find in these arguments (none: they are fine). */
-export async function checkToolArguments(
+/**
+ * The check of a tool's arguments before approval: the problems running the tool would find in
+ * them (none: they are fine). Null when the subject's routes have no such check.
+ */
+export function toolArgumentsCheck(
   orgId: string,
-  documentId: string,
-  tool: string,
-  args: unknown,
-): Promise<InputProblem[]> {
-  const { problems } = await postJson<{ valid: boolean; problems: InputProblem[] }>(
-    `${chatPath(orgId, documentId)}/tools/${encodeURIComponent(tool)}/check`,
-    { body: { arguments: args } },
-  );
-  return problems;
+  subject: ChatSubject,
+): ((tool: string, args: unknown) => Promise<InputProblem[]>) | null {
+  const checkPath = chatRoutesOf(orgId, subject).toolCheck;
+  if (checkPath === null) return null;
+  return async (tool, args) => {
+    const { problems } = await postJson<{ valid: boolean; problems: InputProblem[] }>(checkPath(tool), {
+      body: { arguments: args },
+    });
+    return problems;
+  };
 }
 
 /** Starts a turn and reports its frames until the stream ends. */
 export async function streamChat(
   orgId: string,
-  documentId: string,
+  subject: ChatSubject,
   request: ChatRequest,
   signal: AbortSignal,
   onFrame: FrameHandler,
 ): Promise<void> {
-  const body = await eventStream('POST', chatPath(orgId, documentId), { body: { ...request, stream: true }, signal });
+  const routes = chatRoutesOf(orgId, subject);
+  const body = await eventStream('POST', routes.chat, { body: routes.chatBody({ ...request, stream: true }), signal });
   await readChatFrames(body, onFrame);
 }
 
 /** Continues a paused turn with the approvals (and the answer to its question), reporting its frames. */
 export async function streamApprove(
   orgId: string,
-  documentId: string,
+  subject: ChatSubject,
   request: ApproveRequest,
   signal: AbortSignal,
   onFrame: FrameHandler,
 ): Promise<void> {
-  const body = await eventStream('POST', `${chatPath(orgId, documentId)}/approve`, {
+  const body = await eventStream('POST', chatRoutesOf(orgId, subject).approve, {
     body: { ...request, stream: true },
     signal,
   });
@@ -202,21 +208,21 @@ export async function streamApprove(
  */
 export async function streamTurnAgain(
   orgId: string,
-  documentId: string,
+  subject: ChatSubject,
   turnId: string,
   lastEventId: string | null,
   signal: AbortSignal,
   onFrame: FrameHandler,
 ): Promise<void> {
-  const body = await eventStream('GET', `${chatPath(orgId, documentId)}/turns/${encodeURIComponent(turnId)}/stream`, {
+  const body = await eventStream('GET', chatRoutesOf(orgId, subject).turnStream(turnId), {
     headers: lastEventId === null ? {} : { 'last-event-id': lastEventId },
     signal,
   });
   await readChatFrames(body, onFrame);
 }
 
-export function stopTurn(orgId: string, documentId: string, turnId: string): Promise<void> {
-  return postNoContent(`${chatPath(orgId, documentId)}/stop`, { body: { turn_id: turnId } });
+export function stopTurn(orgId: string, subject: ChatSubject, turnId: string): Promise<void> {
+  return postNoContent(chatRoutesOf(orgId, subject).stop, { body: { turn_id: turnId } });
 }
 
 /**
@@ -229,6 +235,6 @@ export function useRefreshAfterTurn(orgId: string): () => Promise<void> {
   return () =>
     queryClient.invalidateQueries({
       queryKey: ['orgs', orgId],
-      predicate: (query) => !(query.queryKey[2] === 'chat' && query.queryKey[4] === 'thread'),
+      predicate: (query) => !(query.queryKey[2] === 'chat' && query.queryKey[5] === 'thread'),
     });
 }

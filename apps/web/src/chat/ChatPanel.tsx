@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { checkToolArguments, useChatModelsQuery, useChatToolsQuery } from '../api/chat';
+import { type ChatSubject, toolArgumentsCheck, useChatModelsQuery, useChatToolsQuery } from '../api/chat';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -36,22 +36,27 @@ function titleOf(text: string): string {
 
 interface ChatPanelProps {
   orgId: string;
-  document: DocumentSummary;
+  subject: ChatSubject;
+  /** The subject's document, when it is one: the extraction it works on and the review of auto-create are a document's only. */
+  document?: DocumentSummary;
   /** Where the page wants the panel's row of controls (its header); null: above the conversation. */
   controlsSlot?: HTMLElement | null;
+  /** What the empty conversation suggests asking; a document's suggestions unless given. */
+  emptyText?: string;
 }
 
 /**
- * The document agent: conversations about the document, with approvals of what it wants to change,
- * and the review of what auto-create proposed for it. Laid out to fill its panel: one row of compact
- * controls, the conversation in all the height left, and whatever waits for the person (an
- * approval, a question, a notice) pinned right above the message box, which stays in view.
+ * The agent on a subject (a document, a dataset): conversations about it, with approvals of what it
+ * wants to change, and for a document the review of what auto-create proposed for it. Laid out to
+ * fill its panel: one row of compact controls, the conversation in all the height left, and whatever
+ * waits for the person (an approval, a question, a notice) pinned right above the message box,
+ * which stays in view.
  */
-export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelProps) {
-  const documentId = document.id;
+export function ChatPanel({ orgId, subject, document, controlsSlot = null, emptyText }: ChatPanelProps) {
   const modelsQuery = useChatModelsQuery(orgId);
-  const toolsQuery = useChatToolsQuery(orgId, documentId);
-  const chat = useChatTurns(orgId, documentId);
+  const toolsQuery = useChatToolsQuery(orgId, subject);
+  const chat = useChatTurns(orgId, subject);
+  const checkArguments = toolArgumentsCheck(orgId, subject);
   const { settings, update: updateSettings, alwaysApprove } = useChatSettings();
   const [message, setMessage] = useState('');
   const [chosen, setChosen] = useState<MentionChoice[]>([]);
@@ -59,7 +64,7 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
   const [extractionShown, setExtractionShown] = useState(false);
   const extractionId = useId();
   const { decisions, clearDecisions, decide, decideAll, submitAnswer } = usePauseDecisions(chat, alwaysApprove);
-  const threads = useChatThreads(orgId, documentId, chat, clearDecisions);
+  const threads = useChatThreads(orgId, subject, chat, clearDecisions);
   // The pending cards' own Approve (with arguments edited there), for the pinned approval to use.
   const approvers = useRef(new Map<string, () => void>());
   const registerApprove = useCallback((callId: string, approve: () => void) => {
@@ -160,12 +165,14 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
           <PlusIcon />
           <span className="sr-only">New</span>
         </Button>
-        <ExtractionToggle
-          extraction={chat.extraction}
-          open={extractionShown}
-          controls={extractionId}
-          onToggle={() => setExtractionShown((shown) => !shown)}
-        />
+        {document && (
+          <ExtractionToggle
+            extraction={chat.extraction}
+            open={extractionShown}
+            controls={extractionId}
+            onToggle={() => setExtractionShown((shown) => !shown)}
+          />
+        )}
         <ChatSettingsPanel
           settings={settings}
           onChange={updateSettings}
@@ -174,7 +181,7 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
         />
       </ChatControls>
 
-      {(extractionShown || threadErrors || document.auto_create_status !== undefined) && (
+      {(extractionShown || threadErrors || document?.auto_create_status !== undefined) && (
         // What sits above the conversation shares one capped, scrolling box: it never takes more than
         // this part of the panel, and never pushes the message box away.
         <div className="relative max-h-[40%] shrink-0 space-y-2 overflow-y-auto overscroll-contain">
@@ -190,24 +197,26 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
             <ErrorAlert title="Could not delete the conversation" error={threads.deleteThread.error} />
           )}
           {threads.loadError !== null && <ErrorAlert title="Could not load the conversation" error={threads.loadError} />}
-          <AutoCreateReview
-            orgId={orgId}
-            document={document}
-            disabled={busy || paused}
-            // The refine thread opens like a picked one: its messages, and the proposal as its extraction.
-            onRefine={(id) => {
-              setLogShown(false);
-              void threads.pick(id);
-            }}
-            logShown={logShown}
-            onToggleLog={() => setLogShown((shown) => !shown)}
-            compact={chat.items.length > 0 && !logShown}
-          />
+          {document && (
+            <AutoCreateReview
+              orgId={orgId}
+              document={document}
+              disabled={busy || paused}
+              // The refine thread opens like a picked one: its messages, and the proposal as its extraction.
+              onRefine={(id) => {
+                setLogShown(false);
+                void threads.pick(id);
+              }}
+              logShown={logShown}
+              onToggleLog={() => setLogShown((shown) => !shown)}
+              compact={chat.items.length > 0 && !logShown}
+            />
+          )}
         </div>
       )}
 
-      {logShown ? (
-        <AutoCreateLogView orgId={orgId} documentId={documentId} />
+      {logShown && document ? (
+        <AutoCreateLogView orgId={orgId} documentId={document.id} />
       ) : threads.loading ? (
         <div className="min-h-0 flex-1">
           <LoadingState label="Loading the conversation…" />
@@ -216,10 +225,11 @@ export function ChatPanel({ orgId, document, controlsSlot = null }: ChatPanelPro
         <MessageList
           orgId={orgId}
           items={chat.items}
+          emptyText={emptyText}
           decisions={decisions}
           onDecide={decide}
           onRegisterApprove={registerApprove}
-          onValidate={(tool, args) => checkToolArguments(orgId, documentId, tool, args)}
+          onValidate={checkArguments ?? undefined}
           busy={running}
           streaming={running}
           onResubmit={busy || paused ? undefined : (item, text) => void resubmit(item, text)}

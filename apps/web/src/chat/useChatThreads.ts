@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
+  type ChatSubject,
   fetchThread,
   type ThreadSummary,
   threadQueryKey,
@@ -29,23 +30,23 @@ interface ShownConversation {
 const noticesByThread = new Map<string, PlacedNotice<ChatItem>[]>();
 
 /**
- * The person's conversations about the document and the one shown: opening one (its stored
+ * The person's conversations about the subject and the one shown: opening one (its stored
  * messages, its extraction and the notices it showed), creating, renaming and deleting them.
  */
-export function useChatThreads(orgId: string, documentId: string, shown: ShownConversation, onSwitch: () => void) {
+export function useChatThreads(orgId: string, subject: ChatSubject, shown: ShownConversation, onSwitch: () => void) {
   const queryClient = useQueryClient();
-  const threadsQuery = useThreadsQuery(orgId, documentId);
-  const createThread = useCreateThreadMutation(orgId, documentId);
-  const deleteThread = useDeleteThreadMutation(orgId, documentId);
-  const renameThread = useRenameThreadMutation(orgId, documentId);
+  const threadsQuery = useThreadsQuery(orgId, subject);
+  const createThread = useCreateThreadMutation(orgId, subject);
+  const deleteThread = useDeleteThreadMutation(orgId, subject);
+  const renameThread = useRenameThreadMutation(orgId, subject);
   const [threadId, setThreadId] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<unknown>(null);
 
   function load(id: string) {
     return queryClient.fetchQuery({
-      queryKey: threadQueryKey(orgId, documentId, id),
-      queryFn: () => fetchThread(orgId, documentId, id),
+      queryKey: threadQueryKey(orgId, subject, id),
+      queryFn: () => fetchThread(orgId, subject, id),
       staleTime: 0,
     });
   }

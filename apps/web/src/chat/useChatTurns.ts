@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type Approval, type ChatRequest, useRefreshAfterTurn } from '../api/chat';
+import { type Approval, type ChatRequest, type ChatSubject, useRefreshAfterTurn } from '../api/chat';
 import type { ChatFrame, FrameHandler, ToolCallInfo, WorkingExtraction } from '../api/chatStream';
 import { errorMessage } from '../api/client';
 import { abandonPending, applyFrame, type ChatItem, endThinking, newKey, withAnswer } from './chatItems';
@@ -51,7 +51,7 @@ const wait = (ms: number, signal: AbortSignal) =>
  * The conversation on screen and the turn in progress: sending a message, following its frames
  * (again after a dropped stream), pausing for approvals or an answer, continuing, and stopping.
  */
-export function useChatTurns(orgId: string, documentId: string) {
+export function useChatTurns(orgId: string, subject: ChatSubject) {
   const [items, setItems] = useState<ChatItem[]>([]);
   const [phase, setPhase] = useState<TurnPhase>('idle');
   const [pending, setPending] = useState<ToolCallInfo[]>([]);
@@ -66,7 +66,7 @@ export function useChatTurns(orgId: string, documentId: string) {
   const following = useRef<{ abort: AbortController; ended: Promise<void> } | null>(null);
   const lastRequest = useRef<{ text: string; options: SendOptions } | null>(null);
   const refreshAfterTurn = useRefreshAfterTurn(orgId);
-  const transport = useChatTransport(orgId, documentId);
+  const transport = useChatTransport(orgId, subject);
 
   // Leaving the page stops following the turn; the turn itself goes on to its next pause or end.
   useEffect(() => () => following.current?.abort.abort(), []);

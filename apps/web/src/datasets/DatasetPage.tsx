@@ -7,6 +7,7 @@ import { NotFoundState } from '../components/NotFoundState';
 import { useCurrentOrg } from '../layout/OrgRoute';
 import { orgPath } from '../layout/orgPaths';
 import { Workspace } from '../layout/panels/Workspace';
+import { DatasetAgentPanel } from './DatasetAgentPanel';
 import { DatasetHeader } from './DatasetHeader';
 import { DatasetWorkbench } from './DatasetWorkbench';
 import { TableUploader } from './TableUploader';
@@ -40,22 +41,27 @@ function DatasetView({ orgId, datasetId }: { orgId: string; datasetId: string })
         </>
       }
     >
-      {dataset.tables.length > 0 ? (
-        <DatasetWorkbench orgId={orgId} dataset={dataset} />
-      ) : dataset.built_in ? (
-        <p className="mx-auto max-w-2xl pt-6 text-sm text-slate-700">
-          No extraction results yet. Once prompts have run on documents, each prompt's results show here as a table, a row per
-          document, ready to query.
-        </p>
-      ) : (
-        <section aria-label="No tables yet" className="mx-auto max-w-2xl space-y-3 pt-6">
-          <p className="text-sm text-slate-700">
-            This dataset has no tables yet. Upload CSV, TSV or XLSX files: each becomes a table you can preview and query with SQL
-            or Python.
-          </p>
-          <TableUploader orgId={orgId} datasetId={dataset.dataset_id} />
-        </section>
-      )}
+      <div className="grid h-full min-h-0 grid-cols-[minmax(0,1fr)_22rem] gap-3 xl:grid-cols-[minmax(0,1fr)_26rem]">
+        <div className="min-h-0 overflow-y-auto">
+          {dataset.tables.length > 0 ? (
+            <DatasetWorkbench orgId={orgId} dataset={dataset} />
+          ) : dataset.built_in ? (
+            <p className="mx-auto max-w-2xl pt-6 text-sm text-slate-700">
+              No extraction results yet. Once prompts have run on documents, each prompt's results show here as a table, a row per
+              document, ready to query.
+            </p>
+          ) : (
+            <section aria-label="No tables yet" className="mx-auto max-w-2xl space-y-3 pt-6">
+              <p className="text-sm text-slate-700">
+                This dataset has no tables yet. Upload CSV, TSV or XLSX files: each becomes a table you can preview and query with
+                SQL or Python.
+              </p>
+              <TableUploader orgId={orgId} datasetId={dataset.dataset_id} />
+            </section>
+          )}
+        </div>
+        <DatasetAgentPanel orgId={orgId} datasetId={dataset.dataset_id} />
+      </div>
     </Workspace>
   );
 }

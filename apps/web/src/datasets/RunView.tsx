@@ -58,7 +58,7 @@ export function RunView({ run, queryOpen = false }: { run: DataRun; queryOpen?: 
           </span>
         )}
         {result && (
-          <div className="ml-auto flex items-center gap-2">
+          <div className="ml-auto flex flex-wrap items-center gap-2">
             <ViewSwitch view={view} onChange={setView} />
             <Button
               variant="secondary"

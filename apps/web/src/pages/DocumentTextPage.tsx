@@ -113,7 +113,14 @@ function DocumentPanels({ orgId, document }: { orgId: string; document: Document
             <div ref={setChatControls} className="py-1.5" />
           </>
         ),
-        children: <ChatPanel orgId={orgId} document={document} controlsSlot={chatControls} />,
+        children: (
+          <ChatPanel
+            orgId={orgId}
+            subject={{ kind: 'document', id: document.id }}
+            document={document}
+            controlsSlot={chatControls}
+          />
+        ),
         fill: true,
       }}
     />

@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { ResourceLink } from '../ResourceLink';
+import { RowsTable } from './RowsTable';
 import { type ResultShape, shapeOfResult } from './resultShapes';
 import { SchemaFieldsTable } from './SchemaFieldsTable';
 import { ValuesTable } from './ValuesTable';
@@ -96,6 +97,8 @@ function ShapeView({ shape, orgId }: { shape: ResultShape; orgId: string }) {
           </ul>
         </>
       );
+    case 'rows':
+      return <RowsTable shape={shape} />;
     case 'message':
       return <Headline>{shape.text}</Headline>;
     default:

@@ -1,6 +1,6 @@
 /**
  * What a tool's result is, for showing it to a person: a schema, a prompt, extracted values, a tag,
- * a list of things, or a plain message. Decided from the result's own keys (they are the API's),
+ * a list of things, a query's rows, or a plain message. Decided from the result's own keys (they are the API's),
  * so a tool of another pack with the same shapes is shown the same way.
  */
 export type ResultShape =
@@ -24,8 +24,18 @@ export type ResultShape =
   | { kind: 'extractions'; results: Array<{ promptRevid: string | null; promptName: string | null; values: unknown }> }
   | { kind: 'tag'; id: string; name: string; color: string | null; message: string | null }
   | { kind: 'list'; what: ListKind; items: ListItem[]; total: number | null }
+  | {
+      kind: 'rows';
+      columns: string[];
+      /** The first ROWS_SHOWN rows: a card is no place for the whole result, the dataset's run history has it. */
+      rows: unknown[][];
+      rowCount: number;
+      sql: string | null;
+    }
   | { kind: 'message'; text: string }
   | { kind: 'unknown' };
+
+export const ROWS_SHOWN = 20;
 
 export type ListKind = 'schemas' | 'prompts' | 'tags' | 'documents';
 
@@ -79,6 +89,16 @@ export function shapeOfResult(result: unknown, args: unknown): ResultShape {
     return typeof result === 'string' && result !== '' ? { kind: 'message', text: result } : { kind: 'unknown' };
   const message = text(result.message);
 
+  if (Array.isArray(result.columns) && Array.isArray(result.rows)) {
+    return {
+      kind: 'rows',
+      columns: result.columns.map((column) => (isObject(column) ? (text(column.name) ?? '') : String(column))),
+      rows: result.rows.slice(0, ROWS_SHOWN).filter(Array.isArray),
+      rowCount: number(result.row_count) ?? result.rows.length,
+      // The plan tools answer the SQL they compiled; execute_sql's is the call's own.
+      sql: text(result.compiled_sql) ?? (isObject(args) ? text(args.sql) : null),
+    };
+  }
   if ('updated_llm_result' in result) {
     const path = text(result.path);
     return {

@@ -57,11 +57,11 @@ export function readSocketMessage<Frame extends { type: string }>(data: unknown)
   return { kind: 'frame', turnId: turn_id, eventId, frame };
 }
 
-/** Starts a turn about the document; the fields are the HTTP body's, under the socket's names. */
-export function chatMessage(documentId: string, request: ChatRequest) {
+/** Starts a turn about the subject; the fields are the HTTP body's, under the socket's names. */
+export function chatMessage(subject: { kind: string; id: string }, request: ChatRequest) {
   return {
     type: 'chat',
-    subject: { kind: 'document', id: documentId },
+    subject: { kind: subject.kind, id: subject.id },
     message: request.messages.map((message) => message.content).join('\n\n'),
     agent_mode: true,
     agent_max_steps: request.max_steps,

@@ -1,3 +1,4 @@
+import type { ChatSubject } from '../../api/chat';
 import type { ChatFrame, FrameHandler } from '../../api/chatStream';
 import { orgApiPath } from '../../api/queries';
 import type { ChatTransport } from './ChatTransport';
@@ -55,7 +56,7 @@ function openSocket(url: string): Promise<WebSocket> {
  * panel runs one turn at a time, so one listener at a time gets frames; frames of other turns
  * (one this client stopped following) are let go.
  */
-export function socketTransport(orgId: string, documentId: string): SocketTransport {
+export function socketTransport(orgId: string, subject: ChatSubject): SocketTransport {
   let socket: Promise<WebSocket> | null = null;
   let listener: Listener | null = null;
 
@@ -128,7 +129,7 @@ export function socketTransport(orgId: string, documentId: string): SocketTransp
     connect: async () => {
       await ready();
     },
-    chat: (request, signal, onFrame) => listen(null, chatMessage(documentId, request), signal, onFrame),
+    chat: (request, signal, onFrame) => listen(null, chatMessage(subject, request), signal, onFrame),
     resume: (request, signal, onFrame) => listen(request.turn_id, resumeMessage(request), signal, onFrame),
     follow: (turnId, lastEventId, signal, onFrame) => listen(turnId, followMessage(turnId, lastEventId), signal, onFrame),
     stop: async (turnId) => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'react';
+import type { ChatSubject } from '../../api/chat';
 import type { ChatTransport } from './ChatTransport';
 import { socketTransport } from './socketTransport';
 import { sseTransport } from './sseTransport';
@@ -8,9 +9,9 @@ import { sseTransport } from './sseTransport';
  * does not pass WebSockets, a server without them). Once the socket could not be opened, the
  * panel stays on SSE; a page opened later tries the socket again.
  */
-export function createChatTransport(orgId: string, documentId: string): ChatTransport {
-  const sse = sseTransport(orgId, documentId);
-  const socket = socketTransport(orgId, documentId);
+export function createChatTransport(orgId: string, subject: ChatSubject): ChatTransport {
+  const sse = sseTransport(orgId, subject);
+  const socket = socketTransport(orgId, subject);
   let socketUsable = true;
 
   async function pick(): Promise<ChatTransport> {
@@ -33,9 +34,10 @@ export function createChatTransport(orgId: string, documentId: string): ChatTran
   };
 }
 
-/** The panel's transport for the document, let go when the panel is. */
-export function useChatTransport(orgId: string, documentId: string): ChatTransport {
-  const transport = useMemo(() => createChatTransport(orgId, documentId), [orgId, documentId]);
+/** The panel's transport for the subject, let go when the panel is. */
+export function useChatTransport(orgId: string, subject: ChatSubject): ChatTransport {
+  const { kind, id } = subject;
+  const transport = useMemo(() => createChatTransport(orgId, { kind, id }), [orgId, kind, id]);
   useEffect(() => () => transport.close(), [transport]);
   return transport;
 }
