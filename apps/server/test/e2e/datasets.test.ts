@@ -252,6 +252,25 @@ async function askTheAgent(page: Page, byRegion: string[][]): Promise<void> {
   await runs.nth(2).waitFor();
   assert.equal(await runs.count(), 3);
   await runs.first().getByText(QUESTION).waitFor();
+  // Opened from the history, the agent's result is a grid, a chart and a download like any run.
+  await runs.first().getByRole('button').click();
+  const run = page.getByRole('region', { name: 'Run', exact: true });
+  await run.locator('pre', { hasText: AGENT_SQL }).waitFor();
+  await run.getByRole('table', { name: 'Query result' }).getByRole('cell', { name: 'west' }).waitFor();
+  assert.deepEqual(
+    (await resultRows(run.getByRole('table', { name: 'Query result' }))).sort(),
+    [...byRegion].sort(),
+    "the agent's run opens with its result",
+  );
+  await run.getByRole('button', { name: 'Chart', exact: true }).click();
+  await run.getByRole('img', { name: /chart of total by region/ }).waitFor();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    run.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
+  const downloaded = readFileSync(await download.path(), 'utf8');
+  assert.match(downloaded, /^region,total\r?\n/, `the CSV of the agent's result: ${downloaded.slice(0, 80)}`);
+  await run.getByRole('button', { name: 'Table', exact: true }).click();
   await assertFitsWindow(page, 'the dataset page with the agent at 1280×720');
   await screenshot(page, 'datasets-agent-1280x720');
   await screenshot(page, 'datasets-agent-1440x900', { width: 1440, height: 900 });
