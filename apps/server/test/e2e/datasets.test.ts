@@ -5,7 +5,7 @@ import { testDatabaseKind } from '@docagent/core/testing';
 import type { RecordedRequest } from '@docagent/fake-llm';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from 'playwright-core';
-import { runScenario, signInFirstTime, textOf } from './browser.ts';
+import { runScenario, signInFirstTime, textOf, untilStored } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
 import { agentPanel, screenshot, screenshotBothThemes } from './workspace-checks.ts';
@@ -256,9 +256,9 @@ async function askTheAgent(page: Page, byRegion: string[][]): Promise<void> {
   await runs.first().getByRole('button').click();
   const run = page.getByRole('region', { name: 'Run', exact: true });
   await run.locator('pre', { hasText: AGENT_SQL }).waitFor();
-  await run.getByRole('table', { name: 'Query result' }).getByRole('cell', { name: 'west' }).waitFor();
-  assert.deepEqual(
-    (await resultRows(run.getByRole('table', { name: 'Query result' }))).sort(),
+  // The run is read again when it opens: its table may be drawn twice, so it is read until it holds the rows.
+  await untilStored(
+    async () => (await resultRows(run.getByRole('table', { name: 'Query result' }))).sort(),
     [...byRegion].sort(),
     "the agent's run opens with its result",
   );
