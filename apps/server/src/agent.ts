@@ -4,6 +4,7 @@ import {
   dataPack,
   documentPack,
   modelLayerGateway,
+  notesPack,
   reactStrategy,
   roaStrategy,
   SubjectCatalog,
@@ -12,20 +13,25 @@ import {
   TurnEventLog,
   TurnStore,
 } from '@docagent/agent';
-import type { ModelRegistry } from '@docagent/core';
+import { type EventBus, type ModelRegistry, type WebSearchProvider, webSearchFromEnv } from '@docagent/core';
 import type { Config } from './config.ts';
 
 /** The agent: engine with its packs and strategies, threads and the frame log, on the product's model layer. */
-export function createAgent(services: ToolServices, llm: ModelRegistry, config: Config): ChatDeps {
+export function createAgent(services: ToolServices, llm: ModelRegistry, config: Config, bus?: EventBus): ChatDeps {
   const threads = new ThreadStore(services.db);
   const engine = new AgentEngine({
     llm: modelLayerGateway(llm),
-    subjects: new SubjectCatalog([documentPack, dataPack]),
+    subjects: new SubjectCatalog([documentPack, dataPack, notesPack]),
     turns: new TurnStore(services.db, config.turnTtlSeconds, config.inputTimeoutSeconds),
     threads,
     services,
     heartbeatMs: (config.turnHeartbeatSeconds * 1000) / 3,
     strategies: [reactStrategy, roaStrategy],
   });
-  return { engine, threads, events: new TurnEventLog(services.db) };
+  return { engine, threads, events: new TurnEventLog(services.db), bus };
+}
+
+/** The web search provider the configuration names (SearXNG, Tavily or Brave), or none. */
+export function webSearchOf(config: Config): WebSearchProvider | null {
+  return webSearchFromEnv(config.webSearch.env, { timeoutMs: config.webSearch.timeoutMs });
 }

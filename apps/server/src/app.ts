@@ -5,6 +5,7 @@ import {
   type AutoCreateScheduler,
   DatabaseBlobStore,
   type Db,
+  EventBus,
   type ModelRegistry,
   type TableIngestScheduler,
   type TextExtractionScheduler,
@@ -16,7 +17,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createAgent } from './agent.ts';
+import { createAgent, webSearchOf } from './agent.ts';
 import type { Config } from './config.ts';
 import { type ClosableExecutors, createDataExecutors, createDataServices, createTableIngest, type TableIngest } from './data.ts';
 import { registerAuth } from './http/auth.ts';
@@ -27,6 +28,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
 import { accountRoutes } from './routes/account.ts';
 import { agentRoutes } from './routes/agent.ts';
+import { agentActRoutes } from './routes/agent-act.ts';
 import { agentRunRoutes } from './routes/agent-runs.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -41,8 +43,10 @@ import { healthRoutes } from './routes/health.ts';
 import { jsonSchemaRoutes } from './routes/json-schemas.ts';
 import { llmRoutes } from './routes/llm.ts';
 import { memberRoutes } from './routes/members.ts';
+import { noteRoutes } from './routes/notes.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { projectRoutes } from './routes/projects.ts';
 import { promptRoutes } from './routes/prompts.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -146,15 +150,24 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   const extraction = { db, llm: options.llm };
   const data = createDataServices(ingest, executors, options.scheduler, config);
+  const events = new EventBus({
+    onError: (error, event) => app.log.error({ err: error, event: event.type }, 'an event handler failed'),
+  });
   const deps: RouteDeps = {
     db,
     config,
     documents,
     extraction,
-    agent: createAgent({ db, documents, extraction, data }, options.llm, config),
+    agent: createAgent(
+      { db, documents, extraction, data, notes: { projects: { db, events }, webSearch: webSearchOf(config) } },
+      options.llm,
+      config,
+      events,
+    ),
     autoCreate: { db, scheduler: options.scheduler },
     waitingExtractions: options.scheduler,
     data,
+    events,
   };
   // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
   // their replay window, go. At start too: a restart is when dead turns are found.
@@ -184,6 +197,9 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   memberRoutes(app, deps);
   usageRoutes(app, deps);
   datasetRoutes(app, deps);
+  projectRoutes(app, deps);
+  noteRoutes(app, deps);
+  agentActRoutes(app, deps);
   datasetChatRoutes(app, deps);
   datasetRowRoutes(app, deps);
   dataRunRoutes(app, deps);

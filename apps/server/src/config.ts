@@ -43,6 +43,12 @@ const EnvSchema = z.object({
     .default(256),
   DOCAGENT_SQL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   DOCAGENT_SYNC_INGEST_MB: z.coerce.number().min(0).max(4096).default(20),
+  SEARXNG_URL: z.url().optional(),
+  TAVILY_API_KEY: z.string().min(1).optional(),
+  TAVILY_BASE_URL: z.url().optional(),
+  BRAVE_SEARCH_API_KEY: z.string().min(1).optional(),
+  BRAVE_SEARCH_BASE_URL: z.url().optional(),
+  DOCAGENT_WEB_SEARCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   TURN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -89,6 +95,11 @@ export interface Config {
     /** Tables of documents up to this size are made during the request that adds them; larger ones by a job. */
     syncIngestMaxBytes: number;
   };
+  /** The notes agent's web search: the provider's settings (SearXNG by URL, Tavily or Brave by key) and its time limit. */
+  webSearch: {
+    env: Readonly<Record<string, string | undefined>>;
+    timeoutMs: number;
+  };
 }
 
 /** Reads the configuration from environment variables; a bad value names the variable. */
@@ -134,6 +145,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: e.DOCAGENT_SQL_TIMEOUT_SECONDS * 1000,
       },
       syncIngestMaxBytes: Math.round(e.DOCAGENT_SYNC_INGEST_MB * 1024 * 1024),
+    },
+    webSearch: {
+      env: {
+        SEARXNG_URL: e.SEARXNG_URL,
+        TAVILY_API_KEY: e.TAVILY_API_KEY,
+        TAVILY_BASE_URL: e.TAVILY_BASE_URL,
+        BRAVE_SEARCH_API_KEY: e.BRAVE_SEARCH_API_KEY,
+        BRAVE_SEARCH_BASE_URL: e.BRAVE_SEARCH_BASE_URL,
+      },
+      timeoutMs: e.DOCAGENT_WEB_SEARCH_TIMEOUT_SECONDS * 1000,
     },
   };
 }

@@ -125,6 +125,8 @@ before(async () => {
     { documents: [{ name: 'probe.csv', content: Buffer.from('id,name\n1,a\n').toString('base64') }], create_dataset: 'probe' },
     'dataset.dataset_id',
   );
+  const projectId = await created('POST', `${org}/projects`, { name: 'probe' }, 'project_id');
+  const noteId = await created('POST', `${org}/projects/${projectId}/notes`, { name: 'probe', content: 'hello\n' }, 'note_id');
   const [toolName] = json<{ read_only: string[] }>(await send('GET', `${org}/documents/${documentId}/chat/tools`)).read_only;
   assert.ok(toolName, 'the agent has a read-only tool');
   // A token of its own for the revoke route, so that no request can revoke the one sending it.
@@ -152,6 +154,11 @@ before(async () => {
     subject_id: documentId,
     dataset_id: datasetId,
     table_name: 'probe',
+    project_id: projectId,
+    note_id: noteId,
+    version: '1',
+    from: '1',
+    to: '1',
   };
   samples = {
     email: 'hygiene@example.test',

@@ -15,6 +15,8 @@ import { PromptsPage } from './pages/PromptsPage';
 import { SchemaPage } from './pages/SchemaPage';
 import { SchemasPage } from './pages/SchemasPage';
 import { TagsPage } from './pages/TagsPage';
+import { ProjectPage } from './projects/ProjectPage';
+import { ProjectsPage } from './projects/ProjectsPage';
 import { SettingsRoutes } from './settings/SettingsRoutes';
 
 export function App() {
@@ -32,6 +34,8 @@ export function App() {
               <Route path="documents/:documentId" element={<DocumentTextPage />} />
               <Route path="datasets" element={<DatasetsPage />} />
               <Route path="datasets/:datasetId" element={<DatasetPage />} />
+              <Route path="projects" element={<ProjectsPage />} />
+              <Route path="projects/:projectId" element={<ProjectPage />} />
               <Route path="schemas" element={<SchemasPage />} />
               <Route path="schemas/:schemaId" element={<SchemaPage />} />
               <Route path="prompts" element={<PromptsPage />} />

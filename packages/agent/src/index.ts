@@ -19,5 +19,6 @@ export * from './engine/turn-state.ts';
 export * from './engine/turn-store.ts';
 export * from './packs/data/index.ts';
 export * from './packs/document/index.ts';
+export * from './packs/notes/index.ts';
 export * from './threads/thread-store.ts';
 export * from './tools/tool.ts';

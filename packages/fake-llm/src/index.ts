@@ -8,6 +8,7 @@
  */
 export { DEMO_TEXT, demoHandler } from './demo-handler.ts';
 export { exampleForSchema } from './example-for-schema.ts';
+export * from './fake-search.ts';
 export { type HeldReply, heldReply } from './held-reply.ts';
 export type {
   ContentKind,

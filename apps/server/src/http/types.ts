@@ -4,6 +4,7 @@ import type {
   DataRunServices,
   Db,
   DocumentServices,
+  EventBus,
   ExtractionServices,
   WaitingExtractionsScheduler,
 } from '@docagent/core';
@@ -40,4 +41,6 @@ export interface RouteDeps {
   waitingExtractions: WaitingExtractionsScheduler;
   /** Datasets, their ingest, and the executors data runs go through. */
   data: DataRunServices;
+  /** Domain events (notes changed, ...) for whoever listens in this process. */
+  events: EventBus;
 }

@@ -50,7 +50,15 @@ export const ApproveBody = z.strictObject({
   stream: z.boolean().optional(),
 });
 
-const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.unknown() });
+const ToolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.unknown(),
+  proposal: z
+    .unknown()
+    .optional()
+    .describe('What the call will do, shown before approval (a rewrite: its new text and diff); approving applies exactly this'),
+});
 /** The finished, paused or stopped turn, as DocRouter's non-stream response (plus stopped and usage). */
 export const TurnBodySchema = z.object({
   turn_id: z.string().optional(),

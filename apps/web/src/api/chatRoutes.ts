@@ -2,7 +2,7 @@ import { orgApiPath } from './queries';
 
 /** What a conversation with the agent is about. */
 export interface ChatSubject {
-  kind: 'document' | 'dataset';
+  kind: 'document' | 'dataset' | 'project';
   id: string;
 }
 

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { ToolCallInfo } from '../api/chatStream';
 import { Button } from '../components/Button';
 import { useShortcut } from '../shortcuts/shortcuts';
+import { NoteProposal, rewriteProposalOf } from './NoteProposal';
 import type { Decision } from './ToolCallCard';
 import { formatArguments, summarizeArguments } from './toolArguments';
 import { describeCall } from './toolSentences';
@@ -39,8 +40,10 @@ export function PendingApproval({
   const call = undecided[0];
   useShortcut('a', () => call && onApprove(call.id), call !== undefined);
   useShortcut('r', () => call && onReject(call.id), call !== undefined);
-  const names = useCallNames(orgId, call?.arguments);
+  const names = useCallNames(orgId, call?.arguments, call?.proposal);
   if (!call) return null;
+  const rewrite = rewriteProposalOf(call.name, call.proposal);
+  const what = rewrite ? 'changes' : 'arguments';
 
   return (
     <section
@@ -76,7 +79,7 @@ export function PendingApproval({
           onClick={() => setShowArguments((shown) => !shown)}
           className="rounded px-1.5 py-1 text-xs font-medium text-amber-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-amber-700"
         >
-          {showArguments ? 'Hide arguments' : 'Arguments'}
+          {showArguments ? `Hide ${what}` : rewrite ? 'Show changes' : 'Arguments'}
         </button>
         {undecided.length > 1 && (
           <span className="ml-auto flex gap-1.5">
@@ -89,7 +92,12 @@ export function PendingApproval({
           </span>
         )}
       </div>
-      {showArguments && (
+      {showArguments && rewrite && (
+        <div id={argumentsId} className="rounded border border-amber-200 bg-white p-1.5">
+          <NoteProposal orgId={orgId} proposal={rewrite} maxHeight="max-h-40" />
+        </div>
+      )}
+      {showArguments && !rewrite && (
         <pre
           id={argumentsId}
           className="max-h-40 overflow-auto rounded border border-amber-200 bg-white px-2 py-1 font-mono text-xs whitespace-pre-wrap break-words text-slate-800"

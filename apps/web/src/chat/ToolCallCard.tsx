@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage, type InputProblem } from '../api/client';
 import { Button } from '../components/Button';
+import { CallPreview } from './CallPreview';
 import type { ToolItem, ToolStatus } from './chatItems';
 import { ToolResult } from './results/ToolResult';
 import { checkArguments, formatArguments, summarizeArguments } from './toolArguments';
@@ -67,7 +68,7 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
   const [draftError, setDraftError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const locked = busy || checking || decision !== undefined;
-  const names = useCallNames(orgId, item.arguments);
+  const names = useCallNames(orgId, item.arguments, item.proposal);
 
   async function approve(always: boolean) {
     if (draft === null) {
@@ -135,6 +136,7 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
       <p className="truncate px-3 pb-2 text-xs text-slate-600" title={summarizeArguments(item.arguments)}>
         {describeCall(item.name, item.arguments, names)}
       </p>
+      <CallPreview orgId={orgId} name={item.name} args={item.arguments} proposal={item.proposal} open={pending} />
       {pending && draft !== null ? (
         <div className="space-y-1 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
           <label htmlFor={`${labelId}-args`} className="block text-xs font-medium text-slate-700">

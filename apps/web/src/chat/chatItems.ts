@@ -32,6 +32,8 @@ export type ChatItem =
       callId: string;
       name: string;
       arguments: unknown;
+      /** What a tool shows before approval (a note's rewrite: its diff and text), which approving applies. */
+      proposal?: unknown;
       status: ToolStatus;
       /** The start of the result (or the whole error) once the call ran. */
       preview: string | null;
@@ -76,9 +78,10 @@ export function withCalls(items: ChatItem[], calls: ToolCallInfo[], status: Tool
   let next = items;
   const inStep = step === undefined ? {} : { step };
   for (const call of calls) {
+    const proposal = call.proposal === undefined ? {} : { proposal: call.proposal };
     const known = next.some((item) => item.kind === 'tool' && item.callId === call.id);
     next = known
-      ? updateTool(next, call.id, (item) => ({ ...item, status, arguments: call.arguments, ...inStep }))
+      ? updateTool(next, call.id, (item) => ({ ...item, status, arguments: call.arguments, ...proposal, ...inStep }))
       : [
           ...next,
           {
@@ -87,6 +90,7 @@ export function withCalls(items: ChatItem[], calls: ToolCallInfo[], status: Tool
             callId: call.id,
             name: call.name,
             arguments: call.arguments,
+            ...proposal,
             status,
             preview: null,
             error: null,

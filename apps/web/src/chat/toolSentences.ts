@@ -8,6 +8,7 @@ export interface CallNames {
   schema?: string;
   prompt?: string;
   tag?: (tagId: string) => string | undefined;
+  note?: string;
 }
 
 const quoted = (value: unknown) => (typeof value === 'string' && value !== '' ? `“${value}”` : '');
@@ -52,6 +53,15 @@ const sentences: Record<string, (a: Args, names: CallNames) => string> = {
   update_tag: (a, n) =>
     `Change tag ${named(n.tag?.(String(a.tag_id)), a.tag_id)}${a.name ? `: rename it ${quoted(a.name)}` : ''}`,
   delete_tag: (a, n) => `Delete tag ${named(n.tag?.(String(a.tag_id)), a.tag_id)}`,
+  list_notes: () => "List the project's notes",
+  read_note: (a, n) => `Read the note ${named(n.note, a.note_id)}`,
+  create_note: (a) =>
+    `Create the note ${quoted(a.name)}${typeof a.content === 'string' ? ` (${count(a.content.length, 'character')})` : ''}`,
+  rewrite_note: (a, n) =>
+    `Rewrite the note ${named(n.note, a.note_id)}${a.section ? `, section ${quoted(a.section)}` : ''}${a.request ? `: ${a.request}` : ''}`,
+  rename_note: (a, n) => `Rename the note ${named(n.note, a.note_id)} to ${quoted(a.name)}`,
+  delete_note: (a, n) => `Delete the note ${named(n.note, a.note_id)} and all its versions`,
+  web_search: (a) => `Search the web for ${quoted(a.query)}`,
 };
 
 /** One line saying what a call does; the arguments summarized when there is no sentence for the tool. */

@@ -1,3 +1,4 @@
+import { useNoteNameLookup } from '../api/notes';
 import { usePromptChoicesQuery } from '../api/prompts';
 import { usePromptRevisionQuery } from '../api/revisions';
 import { useSchemaChoicesQuery } from '../api/schemas';
@@ -10,10 +11,13 @@ const idIn = (args: unknown, key: string): string | undefined => {
 };
 
 /**
- * The names of the schema, prompt and tags a call's arguments name by id, from the lists the app
+ * The names of the schema, prompt, tags and note a call's arguments name by id, from the lists the app
  * already keeps (read only when the call names one), so that a card says "schema “Invoice”".
  */
-export function useCallNames(orgId: string, args: unknown): CallNames {
+export function useCallNames(orgId: string, args: unknown, proposal?: unknown): CallNames {
+  const noteId = idIn(args, 'note_id');
+  const noteName = useNoteNameLookup(orgId);
+  const proposedName = (proposal as { note_name?: unknown } | null | undefined)?.note_name;
   const schemaId = idIn(args, 'schema_id');
   const promptId = idIn(args, 'prompt_id');
   const promptRevid = idIn(args, 'prompt_revid');
@@ -25,5 +29,6 @@ export function useCallNames(orgId: string, args: unknown): CallNames {
     schema: schemas?.find((schema) => schema.schema_id === schemaId)?.name,
     prompt: promptRevid !== undefined ? revision?.name : prompts?.find((prompt) => prompt.prompt_id === promptId)?.name,
     tag: (id) => tags?.get(id)?.name,
+    note: typeof proposedName === 'string' ? proposedName : noteId === undefined ? undefined : noteName(noteId),
   };
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { type Approval, type ChatRequest, type ChatSubject, useRefreshAfterTurn } from '../api/chat';
 import type { ChatFrame, FrameHandler, ToolCallInfo, WorkingExtraction } from '../api/chatStream';
 import { errorMessage } from '../api/client';
+import { NOTE_WRITE_TOOLS, useRefreshNotes } from '../api/notes';
 import { abandonPending, applyFrame, type ChatItem, endThinking, newKey, withAnswer } from './chatItems';
 import { extractionOfToolResult, extractionOfWorkingState } from './extraction';
 import { useChatTransport } from './transport/useChatTransport';
@@ -66,6 +67,9 @@ export function useChatTurns(orgId: string, subject: ChatSubject) {
   const following = useRef<{ abort: AbortController; ended: Promise<void> } | null>(null);
   const lastRequest = useRef<{ text: string; options: SendOptions } | null>(null);
   const refreshAfterTurn = useRefreshAfterTurn(orgId);
+  const refreshNotes = useRefreshNotes(orgId);
+  // The project whose notes the agent writes, to show its writes as soon as each is done, not at the turn's end.
+  const notesProject = subject.kind === 'project' ? subject.id : null;
   const transport = useChatTransport(orgId, subject);
 
   // Leaving the page stops following the turn; the turn itself goes on to its next pause or end.
@@ -103,6 +107,8 @@ export function useChatTurns(orgId: string, subject: ChatSubject) {
             break;
           case 'tool_result':
           case 'tool_complete': {
+            const succeeded = frame.type === 'tool_complete' || frame.success;
+            if (succeeded && notesProject !== null && NOTE_WRITE_TOOLS.has(frame.name)) void refreshNotes(notesProject);
             const live = frame.type === 'tool_result' && !frame.success ? null : extractionOfToolResult(frame.name, frame.result);
             if (live) setExtraction(live);
             break;
@@ -182,7 +188,7 @@ export function useChatTurns(orgId: string, subject: ChatSubject) {
         void refreshAfterTurn();
       }
     },
-    [transport, refreshAfterTurn],
+    [transport, refreshAfterTurn, refreshNotes, notesProject],
   );
 
   /** Streams a new turn for the message; with truncateAt, the thread is cut back to before that stored message. */

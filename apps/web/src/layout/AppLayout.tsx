@@ -9,6 +9,7 @@ import { type OrgPage, orgPath } from './orgPaths';
 const NAV_PAGES: { page: OrgPage; label: string }[] = [
   { page: 'documents', label: 'Documents' },
   { page: 'datasets', label: 'Datasets' },
+  { page: 'projects', label: 'Projects' },
   { page: 'schemas', label: 'Schemas' },
   { page: 'prompts', label: 'Prompts' },
   { page: 'tags', label: 'Tags' },

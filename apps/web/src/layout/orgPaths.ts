@@ -1,4 +1,4 @@
-export type OrgPage = 'documents' | 'datasets' | 'schemas' | 'prompts' | 'tags' | 'settings';
+export type OrgPage = 'documents' | 'datasets' | 'projects' | 'schemas' | 'prompts' | 'tags' | 'settings';
 
 export function orgPath(orgId: string, page: OrgPage): string {
   return `/orgs/${encodeURIComponent(orgId)}/${page}`;
@@ -10,6 +10,10 @@ export function documentPagePath(orgId: string, documentId: string): string {
 
 export function datasetPagePath(orgId: string, datasetId: string): string {
   return `${orgPath(orgId, 'datasets')}/${encodeURIComponent(datasetId)}`;
+}
+
+export function projectPagePath(orgId: string, projectId: string): string {
+  return `${orgPath(orgId, 'projects')}/${encodeURIComponent(projectId)}`;
 }
 
 /** The editor of a schema, or of a new one when schemaId is "new". */

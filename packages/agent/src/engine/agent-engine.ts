@@ -87,7 +87,7 @@ export class AgentEngine {
     const mentions = await this.deps.subjects.resolveMentions(
       this.deps.services,
       input.access,
-      input.subject.kind,
+      input.subject,
       input.mentions ?? [],
     );
     const turn = await this.parts.journal.open({

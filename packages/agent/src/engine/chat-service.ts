@@ -1,4 +1,4 @@
-import { invalidInput, type OrgAccess } from '@docagent/core';
+import { type EventBus, invalidInput, type OrgAccess } from '@docagent/core';
 import type { Thread, ThreadStore, ThreadSummary } from '../threads/thread-store.ts';
 import type { AgentEngine } from './agent-engine.ts';
 import type { AgentEvent, TurnResult } from './events.ts';
@@ -10,6 +10,8 @@ export interface ChatDeps {
   engine: AgentEngine;
   threads: ThreadStore;
   events: TurnEventLog;
+  /** Where `agent.action_completed` goes when a turn ends (the webhooks deliver it). */
+  bus?: EventBus;
 }
 
 /** Receives each frame with its sequence number within the turn (the SSE `id:`). */
@@ -35,14 +37,56 @@ export interface ApproveRequest {
 }
 
 /** Numbers and records each frame, then hands it to the transport. */
-function recorder(events: TurnEventLog, firstSeq: number, sink: FrameSink | undefined) {
+function recorder(events: TurnEventLog, firstSeq: number, sink: FrameSink | undefined, completion?: CompletionWatch) {
   let seq = firstSeq;
   let log: FrameWriter | undefined;
   return async (event: AgentEvent) => {
     if (event.type === 'turn_started') log = events.writer(event.turn_id);
+    completion?.(event);
     seq += 1;
     await log?.write(seq, event);
     await sink?.(seq, event);
+  };
+}
+
+type CompletionWatch = (event: AgentEvent) => void;
+
+/**
+ * Publishes `agent.action_completed` once the turn this part of it belongs to ends (done or
+ * failed; a pause is not an end), with the calls this part ran and how each was decided.
+ */
+function completionWatch(deps: ChatDeps, access: OrgAccess, subject: Subject): CompletionWatch | undefined {
+  const { bus } = deps;
+  if (!bus) return undefined;
+  let turn: { turnId: string; threadId: string | null } | undefined;
+  const calls: Array<{ name: string; decision: string; success: boolean }> = [];
+  return (event) => {
+    switch (event.type) {
+      case 'turn_started':
+        turn = { turnId: event.turn_id, threadId: event.thread_id };
+        return;
+      case 'tool_result':
+        calls.push({ name: event.name, decision: event.decision, success: event.success });
+        return;
+      case 'tool_complete':
+      case 'tool_error':
+        calls.push({ name: event.name, decision: event.decision, success: event.type === 'tool_complete' });
+        return;
+      case 'done':
+      case 'error':
+        if (!turn) return;
+        bus.publish({
+          type: 'agent.action_completed',
+          orgId: access.orgId,
+          subject,
+          turnId: turn.turnId,
+          threadId: turn.threadId,
+          userId: access.userId,
+          toolCalls: calls,
+          success: event.type === 'done',
+          at: new Date().toISOString(),
+        });
+    }
   };
 }
 
@@ -89,7 +133,7 @@ export async function startChat(
       autoApprovedTools: request.autoApprovedTools,
       mentions: request.mentions,
     },
-    recorder(deps.events, 0, sink),
+    recorder(deps.events, 0, sink, completionWatch(deps, access, subject)),
     signal,
   );
 }
@@ -140,7 +184,10 @@ export async function approveChat(
   signal?: AbortSignal,
 ): Promise<TurnResult> {
   const firstSeq = await deps.events.lastSeq(request.turnId);
-  return deps.engine.continue({ access, subject, ...request }, recorder(deps.events, firstSeq, sink), signal);
+  // A turn that cannot be read is refused by continue, with the error its callers expect.
+  const turn = deps.bus ? await deps.engine.turnOf(request.turnId, access, subject).catch(() => null) : null;
+  const watch = turn ? completionWatch(deps, access, turn.subject) : undefined;
+  return deps.engine.continue({ access, subject, ...request }, recorder(deps.events, firstSeq, sink, watch), signal);
 }
 
 /** The frames of a turn of this user after `afterSeq`, then live until it ends. */

@@ -3,6 +3,8 @@ export interface ToolCallInfo {
   id: string;
   name: string;
   arguments: unknown;
+  /** For a tool that shows what it will do before approval (a rewrite): that, which approving applies. */
+  proposal?: unknown;
 }
 
 export interface TurnUsage {

@@ -41,7 +41,11 @@ export interface Pack {
   /** The pack's part of every step's system message for a subject. */
   section(input: SectionInput): Promise<string>;
   /** The @mention kinds this pack resolves, and how: the full resource for the system message. */
-  mentions?: { kinds: string[]; resolve(services: ToolServices, orgId: string, mention: Mention): Promise<string> };
+  mentions?: {
+    kinds: string[];
+    /** `subject` is the conversation's: a mention may be looked up within it (a note within its project). */
+    resolve(services: ToolServices, orgId: string, mention: Mention, subject: Subject): Promise<string>;
+  };
   /** The working-state keys this pack's tools write (reported in the turn body as they are). */
   workingStateKeys?: readonly string[];
 }

@@ -21,6 +21,8 @@ export interface ModelToolCall {
   name: string;
   input: unknown;
   invalid?: string;
+  /** What the tool proposed to do (see ToolDefinition.propose), made once and kept while the call waits. */
+  proposal?: unknown;
 }
 
 export interface StepOutcome {

@@ -62,13 +62,14 @@ export class SubjectCatalog {
   }
 
   /** The mentioned resources in full, for the system message, by the packs of the subject's kind. */
-  async resolveMentions(services: ToolServices, access: OrgAccess, kind: string, mentions: Mention[]): Promise<string> {
+  async resolveMentions(services: ToolServices, access: OrgAccess, subject: Subject, mentions: Mention[]): Promise<string> {
+    const { kind } = subject;
     const packs = this.entry(kind).packs;
     const parts: string[] = [];
     for (const mention of mentions) {
       const pack = packs.find((p) => p.mentions?.kinds.includes(mention.type));
       if (!pack?.mentions) throw invalidInput(`A ${kind} conversation cannot mention a ${mention.type}.`);
-      parts.push(await pack.mentions.resolve(services, access.orgId, mention));
+      parts.push(await pack.mentions.resolve(services, access.orgId, mention, subject));
     }
     return parts.length === 0 ? '' : ['The person mentioned:', ...parts.map((p) => `- ${p}`)].join('\n');
   }

@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
-import { executeTool, type ToolDefinition, type ToolOutcome } from '../tools/tool.ts';
+import { executeTool, proposeCall, type ToolDefinition, type ToolOutcome } from '../tools/tool.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
 import { decide, type Permissions } from './decision.ts';
 import type { CallDecision, ToolCallInfo } from './events.ts';
@@ -47,7 +47,12 @@ export interface BatchReporter {
   finished(call: ToolCallInfo, outcome: ToolOutcome, decision: CallDecision): Promise<void>;
 }
 
-export const infoOf = (c: ModelToolCall): ToolCallInfo => ({ id: c.id, name: c.name, arguments: c.input });
+export const infoOf = (c: ModelToolCall): ToolCallInfo => ({
+  id: c.id,
+  name: c.name,
+  arguments: c.input,
+  ...(c.proposal !== undefined ? { proposal: c.proposal } : {}),
+});
 
 /**
  * Decides every call of a batch before any of it runs. On continuing a paused batch the same
@@ -66,10 +71,36 @@ export async function planBatch(run: TurnRun, calls: ModelToolCall[], decisions?
     const approval = decisions?.approvals.get(original.id);
     const edited = approval?.arguments !== undefined;
     const call = edited ? { ...original, input: approval.arguments } : original;
-    const verdict = await verdictOf(run, call, permissions, decisions && (approval ?? { approved: false }));
-    planned.push({ call, verdict, ...(edited ? { proposed: original.input } : {}) });
+    const decided = await verdictOf(run, call, permissions, decisions && (approval ?? { approved: false }));
+    const { proposal, verdict } = await withProposal(run, call, decided, original.input);
+    planned.push({ call: { ...call, proposal }, verdict, ...(edited ? { proposed: original.input } : {}) });
   }
   return planned;
+}
+
+/**
+ * A call that will run or ask, of a tool that shows what it will do, gets its proposal now, once:
+ * a paused call keeps the one the person saw. One that cannot be made fails the call.
+ */
+async function withProposal(
+  run: TurnRun,
+  call: ModelToolCall,
+  verdict: Verdict,
+  proposedInput: unknown,
+): Promise<{ proposal: unknown; verdict: Verdict }> {
+  if ((verdict.kind !== 'run' && verdict.kind !== 'ask') || !verdict.tool.propose) return { proposal: undefined, verdict };
+  const refused = (error: string): { proposal: undefined; verdict: Verdict } => ({
+    proposal: undefined,
+    verdict: { kind: 'refuse', error, decision: 'allowed', reason: 'its proposal could not be made' },
+  });
+  if (JSON.stringify(call.input) !== JSON.stringify(proposedInput)) {
+    return refused(
+      `${call.name} shows what it will change before approval, so its arguments cannot be edited then: the person rejected this proposal; ask again with what they want changed.`,
+    );
+  }
+  if (call.proposal !== undefined) return { proposal: call.proposal, verdict };
+  const outcome = await proposeCall(verdict.tool, run.toolContext(), call.input);
+  return outcome.success ? { proposal: outcome.result, verdict } : refused(outcome.error);
 }
 
 /** `approval` is the person's word on this call once they decided the batch (unlisted: rejected). */
@@ -114,7 +145,7 @@ export function pendingFor(plan: PlannedCall[], roundIndex: number): PendingBatc
 
 /** The calls of a paused batch, as the model asked for them. */
 export const callsOf = (pending: PendingBatch): ModelToolCall[] =>
-  pending.calls.map((c) => ({ id: c.id, name: c.name, input: c.arguments }));
+  pending.calls.map((c) => ({ id: c.id, name: c.name, input: c.arguments, proposal: c.proposal }));
 
 /**
  * Runs a planned batch in order and appends its results to the history; true when a stop cut it
@@ -144,7 +175,7 @@ export async function runBatch(
     if (!stopped && verdict.kind === 'run') await report.callStarting?.(infoOf(call));
     const outcome: ToolOutcome = stopped
       ? { success: false, error: STOPPED }
-      : await outcomeOf(run, verdict, call.input, decisions.answer);
+      : await outcomeOf(run, verdict, call, decisions.answer);
     const decision: CallDecision = stopped ? 'stopped' : verdict.kind === 'ask' ? 'rejected' : verdict.decision;
     run.audited({
       round_index: roundIndex,
@@ -178,7 +209,7 @@ export async function runBatch(
   return stopped;
 }
 
-async function outcomeOf(run: TurnRun, verdict: Verdict, input: unknown, answer: string | undefined): Promise<ToolOutcome> {
+async function outcomeOf(run: TurnRun, verdict: Verdict, call: ModelToolCall, answer: string | undefined): Promise<ToolOutcome> {
   switch (verdict.kind) {
     case 'refuse':
       return { success: false, error: verdict.error };
@@ -189,7 +220,7 @@ async function outcomeOf(run: TurnRun, verdict: Verdict, input: unknown, answer:
         ? { success: false, error: 'The person gave no answer.' }
         : { success: true, result: { answer } };
     case 'run':
-      return executeTool(verdict.tool, run.toolContext(), input);
+      return executeTool(verdict.tool, { ...run.toolContext(), proposal: call.proposal }, call.input);
   }
 }
 

@@ -67,6 +67,8 @@ export class TurnRun {
       services: this.parts.services,
       workingState: this.turn.workingState,
       userMessage: lastUserText(this.turn.messages),
+      modelId: this.turn.settings.model,
+      llm: this.parts.llm,
       abortSignal: this.signal,
       addUsage: (usage, costUsd) => this.addUsage(usage, costUsd),
     };

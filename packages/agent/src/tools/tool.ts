@@ -6,9 +6,12 @@ import {
   type ExtractionServices,
   isDomainError,
   type OrgAccess,
+  type ProjectServices,
   type TokenUsage,
+  type WebSearchProvider,
 } from '@docagent/core';
 import type { z } from 'zod';
+import type { LlmGateway } from '../engine/llm-gateway.ts';
 import type { Subject } from '../engine/pack.ts';
 
 /**
@@ -27,6 +30,15 @@ export interface ToolServices {
    * datasets (a worker, whose headless runs are about documents).
    */
   data?: DataRunServices;
+  /** Projects' notes and web search; absent in a process that serves no projects (a worker). */
+  notes?: NoteServices;
+}
+
+/** What the notes pack needs besides the database: where note events go, and the web search provider. */
+export interface NoteServices {
+  projects: ProjectServices;
+  /** Null when no provider is configured: web_search then says how to set one. */
+  webSearch: WebSearchProvider | null;
 }
 
 /** Everything a tool may use. */
@@ -39,6 +51,11 @@ export interface ToolContext {
   workingState: WorkingState;
   /** The person's latest message, the one the turn answers, for tools that record why they ran. */
   userMessage?: string;
+  /** The turn's model (`provider:model`) and the way to it, for tools that make a model call of their own. */
+  modelId?: string;
+  llm?: LlmGateway;
+  /** For a tool with `propose`: what the person was shown and approved; the tool applies exactly this. */
+  proposal?: unknown;
   abortSignal: AbortSignal;
   /** Counts a model call the tool made into the turn's usage (the ledger has it already). */
   addUsage(usage: TokenUsage, costUsd: number | null): void;
@@ -65,6 +82,12 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   timeLimitMs?: number;
   /** For write tools a headless run may be allowed on some targets only: what this call would change. */
   target?(context: ToolContext, input: z.infer<Input>): Promise<WriteTarget>;
+  /**
+   * For a write whose change is computed (a rewrite by the model): computes it once, before the call
+   * is decided, so that the approval shows it and `run` applies it as `context.proposal`. A proposal
+   * that cannot be made fails the call before anyone is asked.
+   */
+  propose?(context: ToolContext, input: z.infer<Input>): Promise<unknown>;
 }
 
 /** Declares a tool once; the type of `run`'s input follows from the Zod schema. */
@@ -78,7 +101,22 @@ export type ToolOutcome = { success: true; result: unknown } | { success: false;
  * Runs a tool on raw model input. Never throws at the model: invalid arguments, domain errors
  * and crashes come back as an error it can read and correct.
  */
-export async function executeTool(tool: ToolDefinition, context: ToolContext, rawInput: unknown): Promise<ToolOutcome> {
+export function executeTool(tool: ToolDefinition, context: ToolContext, rawInput: unknown): Promise<ToolOutcome> {
+  return invoke(tool, context, rawInput, tool.run);
+}
+
+/** Computes a tool's proposal (see `propose`) under the same rules as running it. */
+export function proposeCall(tool: ToolDefinition, context: ToolContext, rawInput: unknown): Promise<ToolOutcome> {
+  if (!tool.propose) return Promise.resolve({ success: true, result: undefined });
+  return invoke(tool, context, rawInput, tool.propose);
+}
+
+async function invoke(
+  tool: ToolDefinition,
+  context: ToolContext,
+  rawInput: unknown,
+  action: (context: ToolContext, input: unknown) => Promise<unknown>,
+): Promise<ToolOutcome> {
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
     const problems = problemsOf(parsed.error)
@@ -94,7 +132,7 @@ export async function executeTool(tool: ToolDefinition, context: ToolContext, ra
     timer.signal.addEventListener('abort', () => reject(new ToolTimeLimit()), { once: true }),
   );
   try {
-    const result = await Promise.race([tool.run({ ...context, abortSignal }, parsed.data), timedOut]);
+    const result = await Promise.race([action.call(tool, { ...context, abortSignal }, parsed.data), timedOut]);
     if (result && typeof result === 'object' && 'error' in result && typeof result.error === 'string') {
       // A code with its message ({error: "EXECUTION_ERROR", message}): the model needs both to fix its call.
       const message = 'message' in result && typeof result.message === 'string' ? `: ${result.message}` : '';

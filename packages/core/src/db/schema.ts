@@ -672,3 +672,83 @@ export const dataRuns = pgTable(
     index('data_runs_dataset_created_idx').on(t.datasetId, t.createdAt, t.id),
   ],
 );
+
+/** A project: a name, a description, documents of the organization, and notes. */
+export const projects = pgTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('projects_org_name_idx').on(t.orgId, sql`lower(${t.name})`),
+    index('projects_org_created_idx').on(t.orgId, t.createdAt),
+  ],
+);
+
+/** A document of the organization linked to a project; unlinking or deleting the project leaves the document. */
+export const projectDocuments = pgTable(
+  'project_documents',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+    addedBy: text('added_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.documentId] }), index('project_documents_document_idx').on(t.documentId)],
+);
+
+export const NOTE_SOURCES = ['person', 'agent'] as const;
+
+/** A Markdown note of a project, kept as its standing instruction says; `content` is its current version. */
+export const notes = pgTable(
+  'notes',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    standingInstruction: text('standing_instruction').notNull().default(''),
+    content: text('content').notNull().default(''),
+    /** The current version's number; each change of the content makes a new one. */
+    version: integer('version').notNull().default(1),
+    createdBy: text('created_by').notNull(),
+    updatedBy: text('updated_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('notes_project_name_idx').on(t.projectId, sql`lower(${t.name})`)],
+);
+
+/** Every content a note had, the current one included. */
+export const noteVersions = pgTable(
+  'note_versions',
+  {
+    noteId: text('note_id')
+      .notNull()
+      .references(() => notes.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    content: text('content').notNull(),
+    source: text('source', { enum: NOTE_SOURCES }).notNull(),
+    /** What changed, in a line. */
+    summary: text('summary').notNull().default(''),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.noteId, t.version] })],
+);

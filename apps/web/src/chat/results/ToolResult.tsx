@@ -4,6 +4,7 @@ import { RowsTable } from './RowsTable';
 import { type ResultShape, shapeOfResult } from './resultShapes';
 import { SchemaFieldsTable } from './SchemaFieldsTable';
 import { ValuesTable } from './ValuesTable';
+import { WebResults } from './WebResults';
 
 const version = (value: number | null) => (value === null ? '' : `, version ${value}`);
 
@@ -99,6 +100,21 @@ function ShapeView({ shape, orgId }: { shape: ResultShape; orgId: string }) {
       );
     case 'rows':
       return <RowsTable shape={shape} />;
+    case 'web':
+      return <WebResults query={shape.query} provider={shape.provider} results={shape.results} />;
+    case 'note':
+      return (
+        <Headline>
+          {shape.deleted ? 'Deleted the note' : 'Note'} “{shape.name}”{shape.deleted ? '' : version(shape.version)}
+          {shape.change && (
+            <>
+              {' · '}
+              <span className="text-emerald-700">+{shape.change.additions}</span>{' '}
+              <span className="text-red-700">−{shape.change.deletions}</span> lines
+            </>
+          )}
+        </Headline>
+      );
     case 'message':
       return <Headline>{shape.text}</Headline>;
     default:

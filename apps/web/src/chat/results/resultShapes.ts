@@ -32,12 +32,27 @@ export type ResultShape =
       rowCount: number;
       sql: string | null;
     }
+  | { kind: 'web'; query: string; provider: string | null; results: WebResult[] }
+  | {
+      kind: 'note';
+      name: string;
+      version: number | null;
+      deleted: boolean;
+      /** Lines added and removed by a rewrite. */
+      change: { additions: number; deletions: number } | null;
+    }
   | { kind: 'message'; text: string }
   | { kind: 'unknown' };
 
+export interface WebResult {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
 export const ROWS_SHOWN = 20;
 
-export type ListKind = 'schemas' | 'prompts' | 'tags' | 'documents';
+export type ListKind = 'schemas' | 'prompts' | 'tags' | 'documents' | 'notes';
 
 export interface ListItem {
   /** The resource link's kind and id, when the item has one. */
@@ -66,6 +81,12 @@ function listItem(what: ListKind, item: unknown): ListItem | null {
         href: text(item.prompt_revid) && `prompt:${item.prompt_revid}`,
         name: text(item.name) ?? 'Unnamed prompt',
         detail: number(item.prompt_version) === null ? null : `v${item.prompt_version}`,
+      };
+    case 'notes':
+      return {
+        href: null,
+        name: text(item.name) ?? 'Unnamed note',
+        detail: number(item.version) === null ? null : `v${item.version} · ${number(item.size) ?? 0} characters`,
       };
     case 'tags':
       return { href: text(item.id) && `tag:${item.id}`, name: text(item.name) ?? 'Unnamed tag', detail: text(item.description) };
@@ -109,6 +130,29 @@ export function shapeOfResult(result: unknown, args: unknown): ResultShape {
       change: path === null ? null : { path, previous: result.previous_value ?? null, value: result.value ?? null },
     };
   }
+  if (Array.isArray(result.results) && typeof result.query === 'string') {
+    return {
+      kind: 'web',
+      query: result.query,
+      provider: text(result.provider),
+      results: result.results.filter(isObject).map((entry) => ({
+        title: text(entry.title) ?? text(entry.url) ?? 'Untitled',
+        url: text(entry.url) ?? '',
+        snippet: text(entry.snippet) ?? '',
+      })),
+    };
+  }
+  if (text(result.note_id) && text(result.name)) {
+    const additions = number(result.additions);
+    const deletions = number(result.deletions);
+    return {
+      kind: 'note',
+      name: text(result.name) ?? '',
+      version: number(result.version),
+      deleted: result.deleted === true,
+      change: additions === null || deletions === null ? null : { additions, deletions },
+    };
+  }
   if (Array.isArray(result.results)) {
     return {
       kind: 'extractions',
@@ -119,7 +163,7 @@ export function shapeOfResult(result: unknown, args: unknown): ResultShape {
       })),
     };
   }
-  for (const what of ['schemas', 'prompts', 'tags', 'documents'] as const) {
+  for (const what of ['schemas', 'prompts', 'tags', 'documents', 'notes'] as const) {
     const items = result[what];
     if (Array.isArray(items)) {
       return {
