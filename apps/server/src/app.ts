@@ -77,6 +77,8 @@ export interface AppOptions {
   tableIngest?: TableIngest;
   /** The SQL and Python executors of data runs (default: this build's); the app closes them with itself. */
   dataExecutors?: ClosableExecutors;
+  /** The process's event bus, shared with its job queue (default: the app's own). */
+  events?: EventBus;
 }
 
 export async function buildApp(options: AppOptions): Promise<ZodApp> {
@@ -140,7 +142,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   registerAuth(app, db);
 
   const blobs = new DatabaseBlobStore(db);
-  const documents = { db, blobs, scheduler: options.scheduler };
+
   const ingest = options.tableIngest ?? createTableIngest(db, blobs, tableCacheDirOf());
   const executors = options.dataExecutors ?? createDataExecutors();
   // The SQL runners' child processes end with the app (requests have drained by then).
@@ -150,9 +152,10 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   });
   const extraction = { db, llm: options.llm };
   const data = createDataServices(ingest, executors, options.scheduler, config);
-  const events = new EventBus({
-    onError: (error, event) => app.log.error({ err: error, event: event.type }, 'an event handler failed'),
-  });
+  const events =
+    options.events ??
+    new EventBus({ onError: (error, event) => app.log.error({ err: error, event: event.type }, 'an event handler failed') });
+  const documents = { db, blobs, scheduler: options.scheduler, events };
   const deps: RouteDeps = {
     db,
     config,

@@ -2,6 +2,7 @@ import { AutoCreateRun } from '@docagent/agent';
 import {
   type Database,
   DatabaseBlobStore,
+  type EventBus,
   extractDocumentText,
   JobQueue,
   type ModelRegistry,
@@ -22,6 +23,7 @@ export async function startJobQueue(
   workers: number,
   llm: ModelRegistry,
   tableIngest?: TableIngestServices,
+  events?: EventBus,
 ): Promise<JobQueue> {
   const { db } = database;
   const blobs = new DatabaseBlobStore(db);
@@ -34,11 +36,11 @@ export async function startJobQueue(
       await queue.scheduleTextExtraction(documentId);
     },
   };
-  const agent = createAgent({ db, documents: { db, blobs, scheduler }, extraction }, llm, config);
+  const agent = createAgent({ db, documents: { db, blobs, scheduler, events }, extraction }, llm, config, events);
   queue = await JobQueue.start(
     database,
     {
-      text: { db, blobs, extract: extractDocumentText, limits: config.textLimits },
+      text: { db, blobs, extract: extractDocumentText, limits: config.textLimits, events },
       extraction,
       autoCreate: new AutoCreateRun(agent.engine, { timeoutMs: config.autoCreateTimeoutMs }),
       tableIngest,

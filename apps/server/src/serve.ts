@@ -1,6 +1,7 @@
 import {
   bootstrapIfEmpty,
   DatabaseBlobStore,
+  EventBus,
   type FirstStartCredentials,
   type JobQueue,
   migrateDatabase,
@@ -40,7 +41,7 @@ function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string
 export async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config.database, 'server');
   const tableIngest = tableIngestOf(database, new DatabaseBlobStore(database.db));
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let firstStart: FirstStartCredentials | undefined;
   let queue: JobQueue | undefined;
   try {
@@ -48,9 +49,13 @@ export async function serve(config: Config): Promise<void> {
       firstStart = await bootstrapIfEmpty(database.db);
     });
     const llm = createModelRegistry(database, config);
-    const jobs = await startJobQueue(database, config, config.workers, llm, tableIngest);
+    // One bus for the process: documents the job queue reads announce themselves where the app listens.
+    const events = new EventBus({
+      onError: (error, event) => app?.log.error({ err: error, event: event.type }, 'an event handler failed'),
+    });
+    const jobs = await startJobQueue(database, config, config.workers, llm, tableIngest, events);
     queue = jobs;
-    app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest });
+    app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest, events });
     // Requests drain first (fastify closes the listener before onClose hooks), then running
     // jobs finish, then what they used closes.
     app.addHook('onClose', async () => {

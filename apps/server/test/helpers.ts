@@ -1,4 +1,12 @@
-import { createApiToken, createOrganization, createUser, type Database, type JobQueue, setMembership } from '@docagent/core';
+import {
+  createApiToken,
+  createOrganization,
+  createUser,
+  type Database,
+  EventBus,
+  type JobQueue,
+  setMembership,
+} from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../src/app.ts';
@@ -11,6 +19,8 @@ export interface TestApp {
   app: ZodApp;
   database: Database;
   queue: JobQueue;
+  /** The process's event bus: what the app and its jobs publish. */
+  events: EventBus;
   close(): Promise<void>;
 }
 
@@ -26,13 +36,15 @@ export async function startTestApp(
   const database = await openTestDatabase();
   const config = loadConfig({ DOCAGENT_WORKERS: '0', ...env });
   const llm = createModelRegistry(database, config);
-  const queue = await startJobQueue(database, config, config.workers, llm);
-  const app = await buildApp({ config, db: database.db, scheduler: queue, llm, logger: false, ...options });
+  const events = new EventBus();
+  const queue = await startJobQueue(database, config, config.workers, llm, undefined, events);
+  const app = await buildApp({ config, db: database.db, scheduler: queue, llm, logger: false, events, ...options });
   await app.ready();
   return {
     app,
     database,
     queue,
+    events,
     close: async () => {
       await app.close();
       await queue.stop();

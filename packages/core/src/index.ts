@@ -66,6 +66,7 @@ export * from './llm/usage.ts';
 export * from './llm/usage-summary.ts';
 export * from './projects/note-diff.ts';
 export * from './projects/notes.ts';
+export * from './projects/project-tables.ts';
 export * from './projects/projects.ts';
 export * from './prompts/prompts.ts';
 export * from './schemas/schema-validation.ts';

@@ -15,6 +15,10 @@ export const ProjectSchema = z.object({
   project_id: z.string(),
   name: z.string(),
   description: z.string(),
+  dataset_id: z
+    .string()
+    .nullable()
+    .describe("The dataset of the project's tables (its CSV, TSV and XLSX documents); null until one is linked"),
   note_count: z.number(),
   document_count: z.number(),
   documents: z.array(ProjectDocumentSchema).describe('Documents of the organization linked to the project, oldest link first'),
@@ -27,6 +31,7 @@ export const toProject = (p: ProjectWithContents): z.infer<typeof ProjectSchema>
   project_id: p.id,
   name: p.name,
   description: p.description,
+  dataset_id: p.datasetId,
   note_count: p.noteCount,
   document_count: p.documentCount,
   created_by: p.createdBy,

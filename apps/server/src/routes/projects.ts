@@ -1,10 +1,10 @@
 import {
-  addProjectDocument,
   createProject,
-  deleteProject,
+  deleteProjectAndTables,
   getProject,
+  linkProjectDocument,
   listProjects,
-  removeProjectDocument,
+  unlinkProjectDocument,
   updateProject,
 } from '@docagent/core';
 import { z } from 'zod';
@@ -25,7 +25,7 @@ const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchem
 const tags = ['projects'];
 
 /** Projects (seed 001): a name, a description, documents of the organization, and notes. */
-export function projectRoutes(app: ZodApp, { db, events }: RouteDeps): void {
+export function projectRoutes(app: ZodApp, { db, events, data }: RouteDeps): void {
   const services = { db, events };
 
   app.get(
@@ -94,14 +94,14 @@ export function projectRoutes(app: ZodApp, { db, events }: RouteDeps): void {
     '/v0/orgs/:organization_id/projects/:project_id',
     {
       schema: {
-        summary: 'Delete a project with its notes; its documents stay in the organization',
+        summary: 'Delete a project with its notes and the dataset of its tables; its documents stay in the organization',
         tags,
         params: ProjectParamsSchema,
         response: { 200: z.object({ deleted: z.literal(true) }), ...errors },
       },
     },
     async (request) => {
-      await deleteProject(services, orgOf(request), request.params.project_id);
+      await deleteProjectAndTables(services, data, orgOf(request), request.params.project_id);
       return { deleted: true as const };
     },
   );
@@ -111,6 +111,8 @@ export function projectRoutes(app: ZodApp, { db, events }: RouteDeps): void {
     {
       schema: {
         summary: 'Link a document of the organization to the project',
+        description:
+          "A CSV, TSV or XLSX document also becomes a table of the project's dataset (dataset_id, made with the first one), which the agent queries in the project's conversations.",
         tags,
         params: ProjectParamsSchema,
         body: AddProjectDocumentBodySchema,
@@ -118,14 +120,14 @@ export function projectRoutes(app: ZodApp, { db, events }: RouteDeps): void {
       },
     },
     async (request) =>
-      toProject(await addProjectDocument(services, orgOf(request), request.params.project_id, request.body.document_id)),
+      toProject(await linkProjectDocument(services, data, orgOf(request), request.params.project_id, request.body.document_id)),
   );
 
   app.delete(
     '/v0/orgs/:organization_id/projects/:project_id/documents/:document_id',
     {
       schema: {
-        summary: 'Unlink a document from the project; the document stays',
+        summary: "Unlink a document from the project (and its tables from the project's dataset); the document stays",
         tags,
         params: ProjectDocumentParamsSchema,
         response: { 200: ProjectSchema, ...errors },
@@ -133,7 +135,7 @@ export function projectRoutes(app: ZodApp, { db, events }: RouteDeps): void {
     },
     async (request) => {
       const { project_id, document_id } = request.params;
-      return toProject(await removeProjectDocument(services, orgOf(request), project_id, document_id));
+      return toProject(await unlinkProjectDocument(services, data, orgOf(request), project_id, document_id));
     },
   );
 }

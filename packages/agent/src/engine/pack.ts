@@ -33,6 +33,8 @@ export interface Pack {
   /** The subject kinds whose conversations get this pack. */
   serves: string[];
   tools: ToolDefinition[];
+  /** The kinds whose subjects this pack finds (default: every kind it serves); it may serve others as a guest. */
+  owns?: string[];
   /**
    * For the kinds this pack owns: that the subject exists in the access's organization (another
    * organization's is "not found"); answers what the subject is called.

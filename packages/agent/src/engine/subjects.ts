@@ -22,8 +22,10 @@ export class SubjectCatalog {
     const served = new Set(packs.flatMap((p) => p.serves));
     for (const kind of served) {
       const ofKind = packs.filter((p) => p.serves.includes(kind));
-      const owners = ofKind.filter((p) => p.findSubject);
-      if (owners.length !== 1) throw new Error(`Subject kind ${kind} needs exactly one pack that finds its subjects.`);
+      const owners = ofKind.filter((p) => p.findSubject && (p.owns ?? p.serves).includes(kind));
+      // A kind only guests serve is not served: its owner is not among these packs.
+      if (owners.length === 0) continue;
+      if (owners.length > 1) throw new Error(`Subject kind ${kind} needs exactly one pack that finds its subjects.`);
       const tools = new ToolRegistry(ofKind.flatMap((p) => p.tools));
       this.kinds.set(kind, { packs: ofKind, owner: owners[0] as Pack, tools, toolSet: toolSetOf(tools) });
     }

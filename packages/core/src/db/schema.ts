@@ -683,6 +683,11 @@ export const projects = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
+    /**
+     * The dataset holding the tables of the project's CSV, TSV and XLSX documents, which the data
+     * analyst queries in the project's conversations; made when the first such document is linked.
+     */
+    datasetId: text('dataset_id').references(() => datasets.id, { onDelete: 'set null' }),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

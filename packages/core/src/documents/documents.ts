@@ -9,6 +9,7 @@ import {
   documents,
 } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import { escapeLike } from '../sql-text.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { checkTagsExist } from '../tags/tags.ts';
@@ -54,6 +55,8 @@ export interface DocumentServices {
   db: Db;
   blobs: BlobStore;
   scheduler: TextExtractionScheduler;
+  /** Where document.uploaded goes. */
+  events?: EventBus;
 }
 
 export const METADATA_LIMITS = { keys: 50, keyLength: 100, valueLength: 1000 };

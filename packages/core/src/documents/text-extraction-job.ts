@@ -3,6 +3,7 @@ import { abandonAutoCreateWithoutText } from '../auto-create/auto-create-state.t
 import type { Db } from '../db/database.ts';
 import { documentPages, documents } from '../db/schema.ts';
 import { storableText } from '../db/storable-text.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import { failureMessage } from '../scrub-errors.ts';
 import { type BlobStore, readBlob } from '../storage/blob-store.ts';
 import type { DocumentKind, PageProgress, PageText, TextExtraction, TextExtractionLimits } from '../text/types.ts';
@@ -19,6 +20,8 @@ export interface TextJobServices {
   blobs: BlobStore;
   extract: ExtractFn;
   limits?: Partial<TextExtractionLimits>;
+  /** Where document.text_ready and document.error go. */
+  events?: EventBus;
 }
 
 const PAGE_INSERT_BATCH = 50;
@@ -40,18 +43,26 @@ export async function runTextExtraction(
     .update(documents)
     .set({ state: 'ocr_processing', stateError: null })
     .where(eq(documents.id, documentId))
-    .returning({ kind: documents.kind, blobId: documents.blobId });
+    .returning({ kind: documents.kind, blobId: documents.blobId, orgId: documents.orgId });
   if (!doc) return false;
+  const publish = (type: 'document.text_ready' | 'document.error', error?: string) =>
+    services.events?.publish({ type, orgId: doc.orgId, documentId, at: new Date().toISOString(), ...(error ? { error } : {}) });
 
   try {
     const bytes = await readBlob(services.blobs, doc.blobId);
     const extraction = await extractShowingProgress(services, documentId, { bytes, kind: doc.kind });
-    return await saveExtraction(db, documentId, extraction).catch((error: unknown) => {
+    const saved = await saveExtraction(db, documentId, extraction).catch((error: unknown) => {
       throw new Error(`the extracted text could not be stored (${failureMessage(error)})`, { cause: error });
     });
+    if (saved) publish('document.text_ready');
+    return saved;
   } catch (error) {
     const permanent = error instanceof TextExtractionError;
-    if (permanent || attempt.isLast) await markFailed(db, documentId, failureMessage(error));
+    if (permanent || attempt.isLast) {
+      const message = failureMessage(error);
+      await markFailed(db, documentId, message);
+      publish('document.error', message);
+    }
     if (!permanent) throw error;
     return false;
   }

@@ -107,7 +107,15 @@ export async function uploadDocuments(
     throw error;
   }
   if (stored.length === 0) throw invalidInput('The upload holds no file; attach at least one document.');
-  for (const doc of stored) await services.scheduler.scheduleTextExtraction(doc.id);
+  for (const doc of stored) {
+    services.events?.publish({
+      type: 'document.uploaded',
+      orgId: access.orgId,
+      documentId: doc.id,
+      at: new Date().toISOString(),
+    });
+    await services.scheduler.scheduleTextExtraction(doc.id);
+  }
   return stored;
 }
 

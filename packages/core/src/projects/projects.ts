@@ -18,6 +18,8 @@ export interface ProjectRecord {
   orgId: string;
   name: string;
   description: string;
+  /** The dataset of the project's tables (its CSV, TSV and XLSX documents); null until it has one. */
+  datasetId: string | null;
   createdBy: string;
   createdAt: Date;
   updatedAt: Date;
@@ -105,6 +107,7 @@ const summaryColumns = {
   orgId: projects.orgId,
   name: projects.name,
   description: projects.description,
+  datasetId: projects.datasetId,
   createdBy: projects.createdBy,
   createdAt: projects.createdAt,
   updatedAt: projects.updatedAt,

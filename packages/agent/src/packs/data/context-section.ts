@@ -1,5 +1,6 @@
 import { type DatasetTableRecord, getDataset, publicDatasetId } from '@docagent/core';
 import type { SectionInput } from '../../engine/pack.ts';
+import { subjectDatasetId } from './shared.ts';
 
 const RULES = [
   'You are the data analyst of docagent. You answer questions about the dataset below by running queries with the tools: get_dataset_schema for exact column names, types and sample values; execute_sql (DuckDB, one SELECT) for most questions; execute_query_plan for a filter or an aggregate over one table; execute_python (pandas) when SQL says it badly.',
@@ -27,12 +28,19 @@ function describeTable(table: DatasetTableRecord): string {
   return `- ${table.tableName}, ${table.rowCount} rows: ${shown.join(', ')}${more}`;
 }
 
+const PROJECT_RULES = [
+  "The project's CSV, TSV and XLSX documents are tables you can query with the data tools (execute_sql, execute_query_plan, execute_python, get_dataset_schema); they default to the project's tables below. Every number you report or write into a note comes from a query result of this conversation, never an estimate.",
+];
+
 /**
  * The data pack's part of the system message: how to answer, and the dataset with its tables
- * and columns in a compact form (sample rows only through get_dataset_schema).
+ * and columns in a compact form (sample rows only through get_dataset_schema). In a project's
+ * conversation, the project's tables, and nothing while it has none.
  */
 export async function dataSection(input: SectionInput): Promise<string> {
-  const dataset = await getDataset(input.services.db, input.access.orgId, input.subject.id);
+  const datasetId = await subjectDatasetId(input.services, input.access.orgId, input.subject);
+  if (!datasetId) return '';
+  const dataset = await getDataset(input.services.db, input.access.orgId, datasetId);
   const limit = input.small ? 3000 : 8000;
   const lines = [
     `Dataset "${dataset.name}" (dataset_id ${publicDatasetId(dataset.id)})${dataset.description ? `: ${dataset.description}` : ''}`,
@@ -45,8 +53,9 @@ export async function dataSection(input: SectionInput): Promise<string> {
   let block = lines.join('\n');
   if (block.length > limit) block = `${block.slice(0, limit)}\n[… cut here: read the rest with get_dataset_schema]`;
   const python = await input.services.data?.python.unavailableReason();
+  const rules = input.subject.kind === 'project' ? PROJECT_RULES : input.small ? SMALL_RULES : RULES;
   return [
-    ...(input.small ? SMALL_RULES : RULES),
+    ...rules,
     ...(python ? [`execute_python is not available on this server (${python}); use SQL.`] : []),
     '',
     '<dataset>',

@@ -39,7 +39,7 @@ export const getDatasetSchemaTool = defineTool({
   access: 'read_only',
   async run(context, input) {
     const data = dataServicesOf(context.services);
-    const datasetId = datasetIdOf(context, input.dataset_id);
+    const datasetId = await datasetIdOf(context, input.dataset_id);
     const dataset = await getDatasetRecord(data.db, context.access.orgId, datasetId);
     const schema = await getDatasetSchema(data, context.access.orgId, datasetId);
     return {

@@ -15,10 +15,14 @@ export const dataTools: ToolDefinition[] = [
   executePythonTool,
 ];
 
-/** The dataset subject: conversations about a dataset, answered by querying its tables. */
+/**
+ * The dataset subject: conversations about a dataset, answered by querying its tables; and in a
+ * project's conversations, the project's tables (the notes pack owns that subject).
+ */
 export const dataPack: Pack = {
   name: 'data',
-  serves: ['dataset'],
+  serves: ['dataset', 'project'],
+  owns: ['dataset'],
   tools: dataTools,
   async findSubject(services, access, subject) {
     const dataset = await getDatasetRecord(services.db, access.orgId, subject.id);

@@ -5,9 +5,11 @@ import {
   DEFAULT_LIMITS,
   DomainError,
   invalidInput,
+  projectDatasetId,
   runDataQuery,
 } from '@docagent/core';
 import { z } from 'zod';
+import type { Subject } from '../../engine/pack.ts';
 import type { ToolContext, ToolServices } from '../../tools/tool.ts';
 
 /** Helpers shared by the tools of the data pack. */
@@ -32,11 +34,26 @@ export function dataServicesOf(services: ToolServices): DataRunServices {
   return services.data;
 }
 
-/** The dataset a tool works on: the one given, or the conversation's dataset. */
-export function datasetIdOf(context: ToolContext, datasetId: string | undefined): string {
-  const id = datasetId ?? (context.subject.kind === 'dataset' ? context.subject.id : undefined);
-  if (!id) throw invalidInput('dataset_id is required: this conversation is not about one dataset. list_datasets names them.');
-  return id;
+/**
+ * The dataset a tool works on: the one given, or the conversation's: the dataset itself, or the
+ * dataset of a project's tables.
+ */
+export async function datasetIdOf(context: ToolContext, datasetId: string | undefined): Promise<string> {
+  if (datasetId) return datasetId;
+  const own = await subjectDatasetId(context.services, context.access.orgId, context.subject);
+  if (own) return own;
+  throw invalidInput(
+    context.subject.kind === 'project'
+      ? 'This project has no tables yet (they come from its CSV, TSV and XLSX documents); give a dataset_id (list_datasets names them).'
+      : 'dataset_id is required: this conversation is not about one dataset. list_datasets names them.',
+  );
+}
+
+/** The dataset a conversation is about, if any: a dataset subject, or a project's tables. */
+export async function subjectDatasetId(services: ToolServices, orgId: string, subject: Subject): Promise<string | null> {
+  if (subject.kind === 'dataset') return subject.id;
+  if (subject.kind === 'project') return projectDatasetId(services, orgId, subject.id);
+  return null;
 }
 
 export const datasetIdField = z.string().trim().min(1).max(64).optional().describe("Defaults to this conversation's dataset");
@@ -74,7 +91,7 @@ export async function runForTool(
   const data = dataServicesOf(context.services);
   const services = { ...data, limits: { ...data.limits, maxRows: rowsFor(data, maxRows) } };
   const run = await runDataQuery(services, context.access, {
-    datasetId: datasetIdOf(context, datasetId),
+    datasetId: await datasetIdOf(context, datasetId),
     query,
     question: context.userMessage,
   });

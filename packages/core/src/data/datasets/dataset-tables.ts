@@ -5,7 +5,7 @@ import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import type { DocumentKind } from '../../text/types.ts';
 import type { DatasetServices } from './dataset-services.ts';
-import { runTableIngest } from './table-ingest.ts';
+import { deleteBlobs, runTableIngest } from './table-ingest.ts';
 import { checkTableName, tableNameOf, uniqueTableName } from './table-names.ts';
 
 /** A document a table can be made of. */
@@ -93,3 +93,20 @@ export async function addDocumentTables(
     .where(and(eq(datasetTables.datasetId, dataset.id), eq(datasetTables.documentId, document.id)))
     .orderBy(asc(datasetTables.tableName));
 }
+
+/** Takes the document's tables out of the dataset with their stored files; the document stays. */
+export async function removeDocumentTables(services: DatasetServices, datasetId: string, documentId: string): Promise<number> {
+  const removed = await services.db
+    .delete(datasetTables)
+    .where(and(eq(datasetTables.datasetId, datasetId), eq(datasetTables.documentId, documentId)))
+    .returning({ parquetBlobId: datasetTables.parquetBlobId, csvBlobId: datasetTables.csvBlobId });
+  const blobIds = removed.flatMap((t) => [t.parquetBlobId, t.csvBlobId]).filter((id): id is string => id !== null);
+  await deleteBlobs(
+    services.blobs,
+    blobIds.map((blobId) => ({ blobId })),
+  );
+  return removed.length;
+}
+
+/** Whether a document of this kind can be a table. */
+export const isTabularKind = (kind: DocumentKind): boolean => TABULAR_KINDS.has(kind);

@@ -1,0 +1,2 @@
+ALTER TABLE "projects" ADD COLUMN "dataset_id" text;--> statement-breakpoint
+ALTER TABLE "projects" ADD CONSTRAINT "projects_dataset_id_datasets_id_fk" FOREIGN KEY ("dataset_id") REFERENCES "public"."datasets"("id") ON DELETE set null ON UPDATE no action;
