@@ -65,6 +65,8 @@ export * from './llm/secret-box.ts';
 export * from './llm/usage.ts';
 export * from './llm/usage-summary.ts';
 export * from './projects/note-diff.ts';
+export * from './projects/note-rules.ts';
+export * from './projects/note-versions.ts';
 export * from './projects/notes.ts';
 export * from './projects/project-tables.ts';
 export * from './projects/projects.ts';

@@ -1,4 +1,4 @@
-import type { NoteSource } from '../projects/notes.ts';
+import type { NoteSource } from '../projects/note-rules.ts';
 
 /** What happened in an organization, for whoever listens in this process (webhooks, the agent, the UI's streams). */
 export type DomainEvent =

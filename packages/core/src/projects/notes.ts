@@ -1,14 +1,19 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { notes, noteVersions, projects } from '../db/schema.ts';
-import { DomainError, invalidInput, notFound, tooLarge } from '../errors.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
-import { type NoteDiff, unifiedDiff } from './note-diff.ts';
+import {
+  checkContent,
+  checkInstruction,
+  checkName,
+  checkSource,
+  checkVersion,
+  type NoteSource,
+  summaryOf,
+} from './note-rules.ts';
 import { getProjectRecord, type ProjectServices } from './projects.ts';
-
-/** Who wrote a version: a person (the UI, the API) or the agent. */
-export type NoteSource = 'person' | 'agent';
 
 export interface NoteSummary {
   id: string;
@@ -28,27 +33,6 @@ export interface NoteRecord extends NoteSummary {
   orgId: string;
   content: string;
 }
-
-export interface NoteVersionSummary {
-  version: number;
-  size: number;
-  source: NoteSource;
-  summary: string;
-  createdBy: string;
-  createdAt: Date;
-}
-
-export interface NoteVersion extends NoteVersionSummary {
-  content: string;
-}
-
-export const NOTE_LIMITS = { nameChars: 200, instructionChars: 4000, contentChars: 2_000_000 };
-
-/** Versions are PostgreSQL integers. */
-const MAX_VERSION = 2_147_483_647;
-
-/** A version's summary is a line; longer ones are cut. */
-const SUMMARY_CHARS = 500;
 
 /** A note's name is already used in its project (case-insensitively); `existing` is that note. */
 export class DuplicateNoteName extends DomainError {
@@ -78,56 +62,6 @@ export class StaleNoteVersion extends DomainError {
     this.current = current;
     this.baseVersion = baseVersion;
   }
-}
-
-function checkText(what: string, value: string): void {
-  if (value.includes('\u0000')) throw invalidInput(`${what} contains a NUL character (U+0000); remove it.`);
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > NOTE_LIMITS.nameChars) {
-    throw invalidInput(
-      `A note name has 1 to ${NOTE_LIMITS.nameChars} characters; "${trimmed.slice(0, 40)}" has ${trimmed.length}. Give it a shorter name.`,
-    );
-  }
-  checkText('The note name', trimmed);
-  return trimmed;
-}
-
-function checkInstruction(instruction: string): string {
-  if (instruction.length > NOTE_LIMITS.instructionChars) {
-    throw invalidInput(
-      `A note's standing instruction has at most ${NOTE_LIMITS.instructionChars} characters; this one has ${instruction.length}. Shorten it.`,
-    );
-  }
-  checkText("The note's standing instruction", instruction);
-  return instruction;
-}
-
-function checkContent(content: string): string {
-  if (content.length > NOTE_LIMITS.contentChars) {
-    throw tooLarge(
-      `A note holds at most ${NOTE_LIMITS.contentChars} characters; this content has ${content.length}. Split it into several notes.`,
-    );
-  }
-  checkText("The note's content", content);
-  return content;
-}
-
-function checkSource(source: NoteSource): NoteSource {
-  if (source !== 'person' && source !== 'agent')
-    throw invalidInput(`A note version's source is "person" or "agent", not "${source}".`);
-  return source;
-}
-
-const summaryOf = (summary: string | undefined): string => (summary ?? '').trim().slice(0, SUMMARY_CHARS);
-
-function checkVersion(what: string, version: number): number {
-  if (!Number.isSafeInteger(version) || version < 1 || version > MAX_VERSION) {
-    throw invalidInput(`${what} is a version number (1, 2, ...), not ${version}.`);
-  }
-  return version;
 }
 
 const sizeOf = sql<number>`char_length(${notes.content})`.mapWith(Number);
@@ -344,64 +278,5 @@ export async function deleteNote(s: ProjectServices, access: OrgAccess, projectI
     version: note.version,
     actor: access.userId,
     at: new Date().toISOString(),
-  });
-}
-
-const versionSummaryColumns = {
-  version: noteVersions.version,
-  size: sql<number>`char_length(${noteVersions.content})`.mapWith(Number),
-  source: noteVersions.source,
-  summary: noteVersions.summary,
-  createdBy: noteVersions.createdBy,
-  createdAt: noteVersions.createdAt,
-};
-
-/** The note's versions, newest first, without their content. */
-export async function listNoteVersions(db: Db, orgId: string, projectId: string, noteId: string): Promise<NoteVersionSummary[]> {
-  await getNote(db, orgId, projectId, noteId);
-  return db
-    .select(versionSummaryColumns)
-    .from(noteVersions)
-    .where(eq(noteVersions.noteId, noteId))
-    .orderBy(desc(noteVersions.version));
-}
-
-/** One version of the note with its content. */
-export async function getNoteVersion(
-  db: Db,
-  orgId: string,
-  projectId: string,
-  noteId: string,
-  version: number,
-): Promise<NoteVersion> {
-  checkVersion('The version', version);
-  await getNote(db, orgId, projectId, noteId);
-  const [row] = await db
-    .select({ ...versionSummaryColumns, content: noteVersions.content })
-    .from(noteVersions)
-    .where(and(eq(noteVersions.noteId, noteId), eq(noteVersions.version, version)));
-  if (!row) throw notFound(`Version ${version} of note ${noteId}`);
-  return row;
-}
-
-/** The unified diff from version `from` of the note to version `to` (either order). */
-export async function diffNoteVersions(
-  db: Db,
-  orgId: string,
-  projectId: string,
-  noteId: string,
-  from: number,
-  to: number,
-): Promise<NoteDiff> {
-  checkVersion('from', from);
-  checkVersion('to', to);
-  const note = await getNote(db, orgId, projectId, noteId);
-  const [before, after] = await Promise.all([
-    getNoteVersion(db, orgId, projectId, noteId, from),
-    getNoteVersion(db, orgId, projectId, noteId, to),
-  ]);
-  return unifiedDiff(before.content, after.content, {
-    before: `${note.name} (version ${from})`,
-    after: `${note.name} (version ${to})`,
   });
 }
