@@ -14,6 +14,8 @@ export interface Project {
   project_id: string;
   name: string;
   description: string;
+  /** The dataset of the project's tables (its CSV, TSV and XLSX documents); null until one is linked. */
+  dataset_id: string | null;
   note_count: number;
   document_count: number;
   documents: ProjectDocument[];

@@ -9,7 +9,7 @@ const numberFormat = new Intl.NumberFormat();
 
 function VersionRow({ entry, compared, onCompare }: { entry: NoteVersionSummary; compared: boolean; onCompare: () => void }) {
   return (
-    <li className={`flex items-start gap-2 px-3 py-1.5 ${compared ? 'bg-slate-50' : ''}`}>
+    <li className={`flex items-start gap-2 px-3 py-1.5 ${compared ? 'bg-sky-50' : ''}`}>
       <div className="min-w-0 flex-1 text-xs">
         <p className="text-slate-900">
           <span className="font-semibold">v{entry.version}</span>

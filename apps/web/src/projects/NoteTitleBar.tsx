@@ -35,7 +35,7 @@ export function NoteTitleBar({ orgId, projectId, note, onDeleted }: NoteTitleBar
           <h2 className="min-w-0 truncate text-base font-semibold text-slate-900" title={note.name}>
             {note.name}
           </h2>
-          <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+          <span className="shrink-0 rounded-full bg-slate-100 px-2 ring-1 ring-slate-200 py-0.5 text-xs font-medium text-slate-700">
             version {note.version}
           </span>
           <span className="ml-auto flex shrink-0 gap-1.5">

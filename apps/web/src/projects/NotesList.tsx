@@ -78,7 +78,7 @@ export function NotesList({ orgId, projectId, query, selected, onSelect }: Notes
               type="button"
               aria-current={note.note_id === selected ? 'true' : undefined}
               onClick={() => onSelect(note.note_id)}
-              className="block w-full px-3 py-1.5 text-left hover:bg-slate-50 aria-[current=true]:bg-slate-100"
+              className="block w-full px-3 py-1.5 text-left hover:bg-slate-50 aria-[current=true]:bg-sky-50"
             >
               <span className="block truncate text-sm font-medium text-slate-900">{note.name}</span>
               <span className="block truncate text-xs text-slate-500">

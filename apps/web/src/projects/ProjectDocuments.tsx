@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useDocumentsQuery } from '../api/documents';
 import { type Project, useProjectDocumentMutation } from '../api/projects';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { documentPagePath } from '../layout/orgPaths';
+import { datasetPagePath, documentPagePath } from '../layout/orgPaths';
 import { useDebouncedValue } from '../lib/useDebouncedValue';
 
 const smallButton =
@@ -74,6 +74,17 @@ export function ProjectDocuments({ orgId, project }: { orgId: string; project: P
           </li>
         ))}
       </ul>
+      {project.dataset_id && (
+        <p className="border-t border-slate-100 px-3 py-1.5 text-xs text-slate-600">
+          Its CSV, TSV and XLSX documents are tables the agent can query:{' '}
+          <Link
+            to={datasetPagePath(orgId, project.dataset_id)}
+            className="font-medium text-sky-700 underline-offset-2 hover:underline"
+          >
+            open the tables
+          </Link>
+        </p>
+      )}
       {change.isError && <ErrorAlert title="Could not change the documents" error={change.error} />}
       {linking && <LinkDocument orgId={orgId} project={project} onLink={(id) => change.mutate({ documentId: id, link: true })} />}
     </section>

@@ -62,7 +62,8 @@ export function runShortcut(key: ShortcutKey): void {
 /** Typing in a field, or a key with a modifier, is never a shortcut. */
 function isShortcutEvent(event: KeyboardEvent): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing || event.defaultPrevented) return false;
-  const target = event.target;
+  // Inside a shadow root (the note editor's) the event's target is its host: the first of its path is where it was typed.
+  const target = event.composedPath()[0] ?? event.target;
   if (!(target instanceof HTMLElement)) return true;
   if (target.isContentEditable) return false;
   return !['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
