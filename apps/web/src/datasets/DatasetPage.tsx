@@ -1,13 +1,13 @@
 import { useParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useDatasetQuery } from '../api/datasets';
+import { SubjectAgentPanel } from '../chat/SubjectAgentPanel';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { NotFoundState } from '../components/NotFoundState';
 import { useCurrentOrg } from '../layout/OrgRoute';
 import { orgPath } from '../layout/orgPaths';
 import { Workspace } from '../layout/panels/Workspace';
-import { DatasetAgentPanel } from './DatasetAgentPanel';
 import { DatasetHeader } from './DatasetHeader';
 import { DatasetWorkbench } from './DatasetWorkbench';
 import { TableUploader } from './TableUploader';
@@ -60,7 +60,11 @@ function DatasetView({ orgId, datasetId }: { orgId: string; datasetId: string })
             </section>
           )}
         </div>
-        <DatasetAgentPanel orgId={orgId} datasetId={dataset.dataset_id} />
+        <SubjectAgentPanel
+          orgId={orgId}
+          subject={{ kind: 'dataset', id: dataset.dataset_id }}
+          emptyText="Ask the agent about this dataset: it queries the tables for you, and its runs show in the history."
+        />
       </div>
     </Workspace>
   );

@@ -2,6 +2,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useNotesQuery } from '../api/notes';
 import { useProjectQuery } from '../api/projects';
+import { SubjectAgentPanel } from '../chat/SubjectAgentPanel';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { NotFoundState } from '../components/NotFoundState';
@@ -10,7 +11,6 @@ import { orgPath } from '../layout/orgPaths';
 import { Workspace } from '../layout/panels/Workspace';
 import { NotePanel } from './NotePanel';
 import { NotesList } from './NotesList';
-import { ProjectAgentPanel } from './ProjectAgentPanel';
 import { ProjectDocuments } from './ProjectDocuments';
 import { ProjectHeader } from './ProjectHeader';
 
@@ -65,7 +65,11 @@ function ProjectView({ orgId, projectId }: { orgId: string; projectId: string })
             </div>
           )}
         </div>
-        <ProjectAgentPanel orgId={orgId} projectId={projectId} />
+        <SubjectAgentPanel
+          orgId={orgId}
+          subject={{ kind: 'project', id: projectId }}
+          emptyText="Ask the agent to write or update a note of this project: it proposes each change as a diff for you to approve, and can search the web."
+        />
       </div>
     </Workspace>
   );
