@@ -536,6 +536,7 @@ describe("seed 001's POST /agent/act", () => {
       document_name: string | null;
       document_content: string | null;
       pending_confirmation: boolean;
+      needs_clarification: boolean;
       needs_web_search: boolean;
       search_query: string | null;
       conversational_response: string | null;
@@ -651,6 +652,23 @@ describe("seed 001's POST /agent/act", () => {
     assert.equal(body.agent_decision.turn_id, null);
     assert.deepEqual(body.agent_decision.pending_tool_calls, []);
     assert.equal(body.web_search_performed, false);
+  });
+
+  test('a request that fits several notes is answered with a question: needs_clarification, nothing pending to approve', async () => {
+    const projectId = await createProject('Act ambiguous');
+    await createNote(projectId, { name: 'Packing Lisbon', content: '- passport\n' });
+    await createNote(projectId, { name: 'Packing Porto', content: '- umbrella\n' });
+    const question = 'Which packing list: Lisbon or Porto?';
+    fake.setHandler(() => ({ toolCalls: [{ name: 'request_input', arguments: { question } }] }));
+    const res = await act({ message: 'Add sunscreen to the packing list', project_id: projectId });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = json<Act>(res);
+    assert.equal(body.agent_decision.needs_clarification, true);
+    assert.equal(body.chat_message.content, question);
+    assert.equal(body.agent_decision.conversational_response, question);
+    assert.equal(body.agent_decision.pending_confirmation, false);
+    assert.equal(body.document, null);
+    assert.ok(body.agent_decision.turn_id, 'the answer continues this turn');
   });
 
   test("a note of another project, or another organization's project, is 404", async () => {

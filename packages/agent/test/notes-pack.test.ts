@@ -260,6 +260,42 @@ describe('the notes tools in a turn', () => {
     assert.equal(saved.content, content.replace('- 300 EUR', '- 400 EUR'));
   });
 
+  test('list_notes, rename_note and delete_note: reads run at once, the writes after approval', async () => {
+    const note = await createNote(projects, access, projectId, { name: 'Draft', content: 'd\n', source: 'person' });
+    const { engine } = scripted([
+      {
+        calls: [
+          { id: 'l1', name: 'list_notes', input: {} },
+          { id: 'm1', name: 'rename_note', input: { note_id: note.id, name: 'Final' } },
+        ],
+      },
+      { text: 'Renamed.' },
+      { calls: [{ id: 'x1', name: 'delete_note', input: { note_id: note.id } }] },
+      { text: 'Deleted.' },
+    ]);
+    const { result } = await say(engine, 'Call the draft Final');
+    assert.deepEqual(
+      result.tool_calls?.map((c) => c.name),
+      ['list_notes', 'rename_note'],
+    );
+    const renamed = await approve(engine, result.turn_id as string, 'm1');
+    const listed = renamed.results.find((r) => r.call_id === 'l1');
+    assert.ok(
+      (listed?.result as { notes: Array<{ note_id: string; name: string }> }).notes.some(
+        (n) => n.note_id === note.id && n.name === 'Draft',
+      ),
+    );
+    assert.equal(renamed.results.find((r) => r.call_id === 'm1')?.success, true);
+    const after = await getNote(database.db, access.orgId, projectId, note.id);
+    assert.equal(after.name, 'Final');
+    assert.equal(after.version, 1, 'a rename makes no version');
+
+    const gone = await say(engine, 'Delete it');
+    const deleted = await approve(engine, gone.result.turn_id as string, 'x1');
+    assert.deepEqual(deleted.results[0]?.result, { deleted: true, note_id: note.id, name: 'Final' });
+    await assert.rejects(getNote(database.db, access.orgId, projectId, note.id), { kind: 'not_found' });
+  });
+
   test('web_search answers from the provider, or says how to configure one', async () => {
     const provider: WebSearchProvider = {
       name: 'searxng',

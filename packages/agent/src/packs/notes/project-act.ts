@@ -75,7 +75,8 @@ const args = (call: ToolCallInfo | undefined) => (call?.arguments ?? {}) as Reco
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 function decisionOf(result: TurnResult): ActDecision {
-  const pending = result.tool_calls ?? [];
+  // A turn waiting for an answer lists its question's batch too: nothing there waits for approval.
+  const pending = result.input_request ? [] : (result.tool_calls ?? []);
   const searches = result.executed_rounds.flatMap((r) => r.tool_calls).filter((c) => c.name === 'web_search');
   const create = pending.find((c) => c.name === 'create_note');
   const rewrite = pending.find((c) => c.name === 'rewrite_note');
