@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useShortcut } from '../shortcuts/shortcuts';
 import { MentionList, optionId } from './MentionList';
 import { filterChoices, type MentionChoice, openMentionAt, tokenOf } from './mentions';
@@ -22,6 +22,15 @@ export function MentionInput({ orgId, value, onChange, chosen, onChoose, onSubmi
   const id = useId();
   const listId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
+  // Where the caret goes once a chosen mention's text is in the box: placed as that render lands,
+  // before the next key is typed (a later frame would let a fast typist's key land at the end).
+  const caretAfterChoice = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the text the choice made lands
+  useLayoutEffect(() => {
+    if (caretAfterChoice.current === null) return;
+    box.current?.setSelectionRange(caretAfterChoice.current, caretAfterChoice.current);
+    caretAfterChoice.current = null;
+  }, [value]);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const { choices, loading } = useMentionChoices(orgId, query !== null);
@@ -44,8 +53,7 @@ export function MentionInput({ orgId, value, onChange, chosen, onChoose, onSubmi
     onChange(next);
     onChoose(choice);
     setQuery(null);
-    const at = query.start + token.length;
-    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
+    caretAfterChoice.current = query.start + token.length;
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
