@@ -279,12 +279,10 @@ describe('the notes tools in a turn', () => {
       ['list_notes', 'rename_note'],
     );
     const renamed = await approve(engine, result.turn_id as string, 'm1');
-    const listed = renamed.results.find((r) => r.call_id === 'l1');
-    assert.ok(
-      (listed?.result as { notes: Array<{ note_id: string; name: string }> }).notes.some(
-        (n) => n.note_id === note.id && n.name === 'Draft',
-      ),
-    );
+    const listed = renamed.results.find((r) => r.call_id === 'l1')?.result as
+      | { notes: Array<{ note_id: string; name: string }> }
+      | undefined;
+    assert.ok(listed?.notes.some((n) => n.note_id === note.id && n.name === 'Draft'));
     assert.equal(renamed.results.find((r) => r.call_id === 'm1')?.success, true);
     const after = await getNote(database.db, access.orgId, projectId, note.id);
     assert.equal(after.name, 'Final');
