@@ -48,6 +48,7 @@ import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { promptRoutes } from './routes/prompts.ts';
+import { schemaInferenceRoutes } from './routes/schema-inference.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webAppRoutes } from './routes/web-app.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   documentRoutes(app, deps);
   ocrRoutes(app, deps);
   jsonSchemaRoutes(app, deps);
+  schemaInferenceRoutes(app, deps);
   promptRoutes(app, deps);
   tagRoutes(app, deps);
   llmRoutes(app, deps);

@@ -513,9 +513,9 @@ describe('one turn at a time on a thread', () => {
 });
 
 describe('bad input', () => {
-  test('tools lists 14 read-only and 13 read-write tools', async () => {
+  test('tools lists 15 read-only and 13 read-write tools', async () => {
     const tools = json<{ read_only: string[]; read_write: string[] }>(await get(`${base()}/tools`));
-    assert.deepEqual([tools.read_only.length, tools.read_write.length], [14, 13]);
+    assert.deepEqual([tools.read_only.length, tools.read_write.length], [15, 13]);
   });
 
   test('tools/{name}/check finds what running the tool would, without running it', async () => {

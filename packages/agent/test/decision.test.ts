@@ -82,3 +82,21 @@ test('a declared write without a target allows any call of the tool; one on a to
   assert.equal((await decide(deleteTool, { id: 'x' }, headless([{ tool: 'delete_it' }]), context)).effect, 'allow');
   assert.equal((await decide(deleteTool, { id: 'x' }, headless([{ tool: 'delete_it', target: 'own' }]), context)).effect, 'deny');
 });
+
+test('a read that spends model calls asks first, is allowed ahead like a write, and is denied a headless run that did not declare it', async () => {
+  const costly = defineTool({
+    name: 'infer_it',
+    description: 'Reads with the model.',
+    input: z.strictObject({}),
+    access: 'read_only',
+    asksFirst: 'infer_it makes a model call per sample',
+    run: async () => ({}),
+  });
+  assert.deepEqual(await decide(costly, {}, person(), context), {
+    effect: 'ask',
+    reason: 'infer_it makes a model call per sample',
+  });
+  assert.equal((await decide(costly, {}, person({ autoApprovedTools: ['infer_it'] }), context)).effect, 'allow');
+  assert.equal((await decide(costly, {}, headless([]), context)).effect, 'deny');
+  assert.equal((await decide(costly, {}, headless([{ tool: 'infer_it' }]), context)).effect, 'allow');
+});

@@ -142,8 +142,8 @@ async function invoiceSetup(context: ToolContext, suffix: string) {
 }
 
 describe('the registry', () => {
-  test('has the 27 tools, 14 read-only and 13 read-write, in the design order', () => {
-    assert.equal(documentTools.length, 27);
+  test('has the 28 tools, 15 read-only and 13 read-write, in the design order', () => {
+    assert.equal(documentTools.length, 28);
     const { read_only, read_write } = registry.byAccess();
     assert.deepEqual(read_only, [
       'get_ocr_text',
@@ -153,6 +153,7 @@ describe('the registry', () => {
       'list_schemas',
       'validate_schema',
       'validate_against_schema',
+      'infer_schema',
       'get_prompt',
       'list_prompts',
       'get_tag',

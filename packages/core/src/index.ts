@@ -71,6 +71,8 @@ export * from './projects/notes.ts';
 export * from './projects/project-tables.ts';
 export * from './projects/projects.ts';
 export * from './prompts/prompts.ts';
+export * from './schemas/inference/infer-schema.ts';
+export * from './schemas/inference/schema-merge.ts';
 export * from './schemas/schema-validation.ts';
 export * from './schemas/schemas.ts';
 export * from './scrub-errors.ts';

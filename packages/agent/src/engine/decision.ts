@@ -25,8 +25,9 @@ const allow = (reason: string): Decision => ({ effect: 'allow', reason });
 const deny = (reason: string): Decision => ({ effect: 'deny', reason });
 
 /**
- * Decides one call of a known tool: read-only tools run; a headless run makes only its declared
- * writes; a person's turn runs a write at once only when they allowed it ahead, and asks otherwise.
+ * Decides one call of a known tool: read-only tools run (unless they ask first: they spend model
+ * calls); a headless run makes only its declared writes; a person's turn runs a write at once only
+ * when they allowed it ahead, and asks otherwise.
  */
 export async function decide(
   tool: ToolDefinition,
@@ -34,11 +35,11 @@ export async function decide(
   permissions: Permissions,
   context: ToolContext,
 ): Promise<Decision> {
-  if (tool.access === 'read_only') return allow('read-only tool');
+  if (tool.access === 'read_only' && !tool.asksFirst) return allow('read-only tool');
   if (permissions.declaredWrites) return decideDeclared(tool, rawInput, permissions.declaredWrites, context);
   if (permissions.autoApprove) return allow('auto-approve is on for this turn');
   if (permissions.autoApprovedTools.includes(tool.name)) return allow(`${tool.name} is in auto_approved_tools`);
-  return { effect: 'ask', reason: `${tool.name} changes data and needs your approval` };
+  return { effect: 'ask', reason: tool.asksFirst ?? `${tool.name} changes data and needs your approval` };
 }
 
 async function decideDeclared(

@@ -77,6 +77,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   description: string;
   input: Input;
   access: ToolAccess;
+  /**
+   * Why a read-only tool still asks before it runs (it spends model calls): it is decided as a
+   * write is, though it changes nothing.
+   */
+  asksFirst?: string;
   run(context: ToolContext, input: z.infer<Input>): Promise<unknown>;
   /** How long one call may take (default DEFAULT_TOOL_TIME_LIMIT_MS); past it the call is aborted. */
   timeLimitMs?: number;

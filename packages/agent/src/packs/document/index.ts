@@ -5,6 +5,7 @@ import { documentSection } from './context-section.ts';
 import { deleteDocumentTool, listDocumentsTool, updateDocumentTool } from './document-tools.ts';
 import { getExtractionResultTool, runExtractionTool, updateExtractionField } from './extraction-tools.ts';
 import { helpPrompts, helpSchemas } from './help-tools.ts';
+import { inferSchemaTool } from './infer-tools.ts';
 import { DOCUMENT_MENTION_KINDS, resolveDocumentMention } from './mentions.ts';
 import { listLlmModels } from './model-tools.ts';
 import { getOcrText } from './ocr-tools.ts';
@@ -21,9 +22,9 @@ import {
 import { createTagTool, deleteTagTool, getTagTool, listTagsTool, updateTagTool } from './tag-tools.ts';
 import { DOCUMENT_STATE_KEYS } from './working-state.ts';
 
-/** The 27 tools of the document agent, read-only first, in the order of the design. */
+/** The 28 tools of the document agent, read-only first, in the order of the design. */
 export const documentTools: ToolDefinition[] = [
-  // Read-only (14)
+  // Read-only (15; infer_schema asks first: it spends a model call per sample)
   getOcrText,
   getExtractionResultTool,
   listDocumentsTool,
@@ -31,6 +32,7 @@ export const documentTools: ToolDefinition[] = [
   listSchemasTool,
   validateSchemaTool,
   validateAgainstSchemaTool,
+  inferSchemaTool,
   getPromptTool,
   listPromptsTool,
   getTagTool,
