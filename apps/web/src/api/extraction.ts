@@ -4,6 +4,32 @@ import { documentDetailQueryKey, documentsQueryKey } from './documents';
 import type { ListedPrompt, PromptList } from './prompts';
 import { orgApiPath } from './queries';
 
+/** A box on a page: PDF points from the page's top-left corner, or pixels for an image. */
+export interface CitationBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** How a value was found in the document's text. */
+export type CitationMatch = 'exact' | 'normalized' | 'fuzzy' | 'not_found';
+
+/** Where one leaf value of a result was read from in the document. */
+export interface Citation {
+  /** The leaf's path in `updated_llm_result`: dotted, with `[i]` for array items ("line_items[2].amount"). */
+  path: string;
+  /** 1-based; null when the value was not found. */
+  page: number | null;
+  /** The matched words' boxes; none when the value was not found. */
+  boxes: CitationBox[];
+  /** The matched text as it is on the page; '' when not found. */
+  text: string;
+  match: CitationMatch;
+  /** 0..1. */
+  confidence: number;
+}
+
 /** One prompt's stored answer for a document, with a person's corrections. */
 export interface ExtractionResult {
   prompt_revid: string;
@@ -18,6 +44,10 @@ export interface ExtractionResult {
   updated_llm_result: Record<string, unknown>;
   is_edited: boolean;
   is_verified: boolean;
+  /** Where each leaf value is in the document (strings, numbers; not nulls, empty strings or most booleans). */
+  citations: Citation[];
+  /** The paths whose confidence is under the review threshold. */
+  fields_to_review: string[];
   created_at: string;
   updated_at: string;
 }

@@ -1,10 +1,14 @@
+import { itemPath } from '../citations/citationPaths.ts';
 import { Button } from '../components/Button';
+import { CitedValue } from './CitedValue';
 import { emptyScalar, type ListDraft, newDraftId } from './fieldDrafts';
 import { ScalarInput } from './ScalarInput';
 
 interface ListEditorProps {
   name: string;
   path: string;
+  /** The list's citation path. */
+  citePath: string;
   draft: ListDraft;
   /** The dot paths that have a problem. */
   invalidPaths: Set<string>;
@@ -29,7 +33,7 @@ export function RemoveButton({ label, disabled, onClick }: { label: string; disa
 }
 
 /** A list of texts, numbers, dates or yes/no values: one input per item, items added and removed. */
-export function ListEditor({ name, path, draft, invalidPaths, disabled, onChange }: ListEditorProps) {
+export function ListEditor({ name, path, citePath, draft, invalidPaths, disabled, onChange }: ListEditorProps) {
   const setItems = (items: ListDraft['items']) => onChange({ ...draft, items });
   return (
     <div className="space-y-1.5">
@@ -38,18 +42,21 @@ export function ListEditor({ name, path, draft, invalidPaths, disabled, onChange
         <ol className="space-y-1.5">
           {draft.items.map((item, index) => (
             <li key={item.id} className="flex items-center gap-1.5">
-              <div className="min-w-0 flex-1">
-                <ScalarInput
-                  draft={item.draft}
-                  label={`${name} item ${index + 1}`}
-                  invalid={invalidPaths.has(`${path}.${index}`)}
-                  disabled={disabled}
-                  compact
-                  onChange={(next) =>
-                    setItems(draft.items.map((other, at) => (at === index ? { ...other, draft: next } : other)))
-                  }
-                />
-              </div>
+              <CitedValue path={itemPath(citePath, index)} className="min-w-0 flex-1">
+                {(marksId) => (
+                  <ScalarInput
+                    draft={item.draft}
+                    label={`${name} item ${index + 1}`}
+                    describedBy={marksId}
+                    invalid={invalidPaths.has(`${path}.${index}`)}
+                    disabled={disabled}
+                    compact
+                    onChange={(next) =>
+                      setItems(draft.items.map((other, at) => (at === index ? { ...other, draft: next } : other)))
+                    }
+                  />
+                )}
+              </CitedValue>
               <RemoveButton
                 label={`Remove ${name} item ${index + 1}`}
                 disabled={disabled}

@@ -27,6 +27,7 @@ export function ResultField({ name, draft, problems, disabled, onChange }: Resul
       <ValueField
         name={name}
         path={name}
+        citePath={name}
         draft={draft}
         invalidPaths={new Set(problems.map((problem) => problem.path))}
         disabled={disabled}

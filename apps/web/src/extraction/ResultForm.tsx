@@ -5,6 +5,7 @@ import { Button } from '../components/Button';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { ProblemList } from '../schemas/ProblemList';
 import { type Drafts, draftsOf, isAbout, valuesOf } from './fieldDrafts';
+import { ResultCitationsProvider } from './ResultCitations';
 import { ResultField } from './ResultField';
 
 interface ResultFormProps {
@@ -51,16 +52,18 @@ export function ResultForm({ orgId, result, label, schema }: ResultFormProps) {
   return (
     <form aria-label={label} onSubmit={handleSubmit} noValidate className="space-y-3">
       {drafts.length === 0 && <p className="text-sm text-slate-500">The result has no fields.</p>}
-      {drafts.map(([name, draft], index) => (
-        <ResultField
-          key={name}
-          name={name}
-          draft={draft}
-          disabled={busy}
-          problems={problems.filter((problem) => isAbout(problem, name))}
-          onChange={(next) => setDrafts((current) => current.map((entry, at) => (at === index ? [name, next] : entry)))}
-        />
-      ))}
+      <ResultCitationsProvider result={result}>
+        {drafts.map(([name, draft], index) => (
+          <ResultField
+            key={name}
+            name={name}
+            draft={draft}
+            disabled={busy}
+            problems={problems.filter((problem) => isAbout(problem, name))}
+            onChange={(next) => setDrafts((current) => current.map((entry, at) => (at === index ? [name, next] : entry)))}
+          />
+        ))}
+      </ResultCitationsProvider>
       {save.isError && <ErrorAlert title="Could not save the corrections" error={save.error} />}
       {otherProblems.length > 0 && (
         <ProblemList label="Result problems" problems={otherProblems} rootLabel="(the whole result)" />

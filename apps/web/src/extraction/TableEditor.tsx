@@ -1,4 +1,6 @@
+import { itemPath, keyPath } from '../citations/citationPaths.ts';
 import { Button } from '../components/Button';
+import { CitedValue } from './CitedValue';
 import { emptyCell, type FieldDraft, newDraftId, type TableDraft } from './fieldDrafts';
 import { GrowingTextArea } from './GrowingTextArea';
 import { RemoveButton } from './ListEditor';
@@ -9,6 +11,8 @@ interface TableEditorProps {
   /** The id of the element that names the table. */
   labelledBy: string;
   path: string;
+  /** The table's citation path. */
+  citePath: string;
   draft: TableDraft;
   /** The dot paths that have a problem. */
   invalidPaths: Set<string>;
@@ -20,7 +24,7 @@ const CELL_JSON =
   'block w-full min-w-48 rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-xs text-slate-900 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none aria-invalid:border-red-400';
 
 /** A list of objects as a table: a column per key, a row per object; cells edited in place, rows added and removed. */
-export function TableEditor({ name, labelledBy, path, draft, invalidPaths, disabled, onChange }: TableEditorProps) {
+export function TableEditor({ name, labelledBy, path, citePath, draft, invalidPaths, disabled, onChange }: TableEditorProps) {
   const setRows = (rows: TableDraft['rows']) => onChange({ ...draft, rows });
   const setCell = (index: number, column: string, cell: FieldDraft) =>
     setRows(draft.rows.map((row, at) => (at === index ? { ...row, cells: { ...row.cells, [column]: cell } } : row)));
@@ -59,14 +63,19 @@ export function TableEditor({ name, labelledBy, path, draft, invalidPaths, disab
                     return (
                       <td key={column} className="px-1.5 py-1">
                         {cell.kind === 'scalar' ? (
-                          <ScalarInput
-                            draft={cell}
-                            label={label}
-                            invalid={invalid}
-                            disabled={disabled}
-                            compact
-                            onChange={(next) => setCell(index, column, next)}
-                          />
+                          <CitedValue path={keyPath(itemPath(citePath, index), column)}>
+                            {(marksId) => (
+                              <ScalarInput
+                                draft={cell}
+                                label={label}
+                                describedBy={marksId}
+                                invalid={invalid}
+                                disabled={disabled}
+                                compact
+                                onChange={(next) => setCell(index, column, next)}
+                              />
+                            )}
+                          </CitedValue>
                         ) : (
                           <GrowingTextArea
                             aria-label={`${label} (JSON)`}

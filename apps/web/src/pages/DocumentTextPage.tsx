@@ -5,6 +5,7 @@ import { useDocumentQuery } from '../api/documents';
 import { useModelOfferQuery } from '../api/models';
 import type { DocumentSummary } from '../api/types';
 import { ChatPanel } from '../chat/ChatPanel';
+import { ActiveCitationProvider } from '../citations/activeCitation';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
@@ -172,7 +173,10 @@ function DocumentView({ orgId, documentId }: { orgId: string; documentId: string
         </>
       }
     >
-      <DocumentPanels orgId={orgId} document={document} />
+      {/* The field pointed at in the Extraction panel and its boxes in the viewer. */}
+      <ActiveCitationProvider>
+        <DocumentPanels orgId={orgId} document={document} />
+      </ActiveCitationProvider>
     </Workspace>
   );
 }

@@ -1,5 +1,8 @@
 import { type ReactNode, useRef, useState } from 'react';
+import { useActiveCitation } from '../citations/activeCitation';
+import { imageScale } from '../citations/boxGeometry.ts';
 import { useElementWidth } from '../lib/useElementWidth';
+import { CitationOverlay } from './CitationOverlay';
 import { ViewerToolbar, type Zoom, ZoomControls } from './ViewerToolbar';
 
 const IMAGE_MARGIN = 32;
@@ -15,6 +18,10 @@ export function ImageViewer({ url, name, toolbarStart }: { url: string; name: st
   const fitScale = naturalWidth && areaWidth > 0 ? Math.max(0.05, (areaWidth - IMAGE_MARGIN) / naturalWidth) : null;
   const scale = zoom === 'fit' ? fitScale : zoom;
   const width = naturalWidth && scale ? Math.round(naturalWidth * scale) : undefined;
+  const active = useActiveCitation();
+  const boxScale = naturalWidth && width ? imageScale(naturalWidth, width) : null;
+  // An image is one page.
+  const shownCitation = active?.citation.page === 1 ? active : null;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -28,14 +35,17 @@ export function ImageViewer({ url, name, toolbarStart }: { url: string; name: st
           </p>
         ) : (
           <div className="flex min-w-min justify-center p-4">
-            <img
-              src={url}
-              alt={name}
-              style={{ width, maxWidth: 'none' }}
-              onLoad={(event) => setNaturalWidth(event.currentTarget.naturalWidth)}
-              onError={() => setFailed(true)}
-              className="block h-auto bg-white shadow-md ring-1 ring-slate-200"
-            />
+            <div className="relative">
+              <img
+                src={url}
+                alt={name}
+                style={{ width, maxWidth: 'none' }}
+                onLoad={(event) => setNaturalWidth(event.currentTarget.naturalWidth)}
+                onError={() => setFailed(true)}
+                className="block h-auto bg-white shadow-md ring-1 ring-slate-200"
+              />
+              {shownCitation && boxScale && <CitationOverlay active={shownCitation} scale={boxScale} scrollArea={scrollRef} />}
+            </div>
           </div>
         )}
       </div>

@@ -2,9 +2,11 @@ import * as pdfjs from 'pdfjs-dist';
 // The text layer's rules (transparent, positioned text over the canvas, selectable).
 import 'pdfjs-dist/web/pdf_viewer.css';
 import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { useActiveCitation } from '../citations/activeCitation';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { useElementWidth } from '../lib/useElementWidth';
+import { CitationOverlay } from './CitationOverlay';
 import { ToolbarButton, ViewerToolbar, type Zoom, ZoomControls } from './ViewerToolbar';
 
 // Vite bundles the worker as its own asset and gives its URL here.
@@ -83,6 +85,9 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
   const [renderError, setRenderError] = useState<unknown>(null);
   /** A rendering of the page is under way (the one shown may be of an earlier size). */
   const [rendering, setRendering] = useState(true);
+  /** The page and scale now on the canvas (the state above may be ahead of it while a rendering runs). */
+  const [onCanvas, setOnCanvas] = useState<{ page: number; scale: number } | null>(null);
+  const active = useActiveCitation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textLayerRef = useRef<HTMLDivElement>(null);
@@ -146,6 +151,7 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
         canvas.style.width = `${Math.floor(viewport.width)}px`;
         canvas.style.height = `${Math.floor(viewport.height)}px`;
         canvas.getContext('2d')?.drawImage(drawn, 0, 0);
+        setOnCanvas({ page: pageNumber, scale: nextScale });
         // The text is invisible, so laying it out in place cannot flash.
         textContainer.replaceChildren();
         textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textContainer, viewport });
@@ -171,7 +177,14 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
     scrollRef.current?.scrollTo({ top: 0 });
   }, [pageNumber]);
 
+  // A field pointed at in the Extraction panel: turn to the page its value is on.
+  useEffect(() => {
+    const page = active?.citation.page;
+    if (pdf && page && page >= 1 && page <= pdf.numPages) setPageNumber(page);
+  }, [active, pdf]);
+
   const pageCount = pdf?.numPages ?? 0;
+  const shownCitation = active && onCanvas?.page === pageNumber && active.citation.page === pageNumber ? active : null;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -212,6 +225,9 @@ export default function PdfViewer({ url, toolbarStart }: { url: string; toolbarS
               className="block bg-white shadow-md ring-1 ring-slate-200"
             />
             <div ref={textLayerRef} className="textLayer" />
+            {shownCitation && onCanvas && (
+              <CitationOverlay active={shownCitation} scale={onCanvas.scale} scrollArea={scrollRef} />
+            )}
           </div>
         </div>
       </div>
