@@ -47,6 +47,7 @@ import { noteRoutes } from './routes/notes.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { promptExportRoutes } from './routes/prompt-export.ts';
 import { promptRoutes } from './routes/prompts.ts';
 import { schemaInferenceRoutes } from './routes/schema-inference.ts';
 import { tagRoutes } from './routes/tags.ts';
@@ -192,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   jsonSchemaRoutes(app, deps);
   schemaInferenceRoutes(app, deps);
   promptRoutes(app, deps);
+  promptExportRoutes(app, deps);
   tagRoutes(app, deps);
   llmRoutes(app, deps);
   chatRoutes(app, deps);

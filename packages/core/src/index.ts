@@ -36,6 +36,7 @@ export * from './documents/text-extraction-job.ts';
 export * from './documents/upload.ts';
 export * from './errors.ts';
 export * from './events/event-bus.ts';
+export * from './export/prompt-export.ts';
 export * from './extraction/extraction-job.ts';
 export * from './extraction/extraction-results.ts';
 export * from './extraction/extraction-state.ts';

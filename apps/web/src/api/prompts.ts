@@ -57,6 +57,13 @@ function promptPath(orgId: string, promptId: string): string {
   return `${promptsPath(orgId)}/${encodeURIComponent(promptId)}`;
 }
 
+export type ResultsExportFormat = 'csv' | 'xlsx' | 'json';
+
+/** The download of a prompt's results over its documents, a row per document (the session cookie authenticates it). */
+export function promptResultsExportUrl(orgId: string, promptId: string, format: ResultsExportFormat): string {
+  return `${promptPath(orgId, promptId)}/results/export?format=${format}`;
+}
+
 /** One page of the latest version of each prompt. */
 export function usePromptsQuery(orgId: string, params: NameListParams) {
   return useQuery({

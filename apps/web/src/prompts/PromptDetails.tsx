@@ -10,6 +10,7 @@ import { NotFoundState } from '../components/NotFoundState';
 import { VersionList } from '../components/VersionList';
 import { orgPath, promptPagePath } from '../layout/orgPaths';
 import { useShownVersion } from '../lib/useShownVersion';
+import { ExportMenu } from './ExportMenu';
 import { PromptEditor } from './PromptEditor';
 import { PromptVersionView } from './PromptVersionView';
 
@@ -48,6 +49,7 @@ export function PromptDetails({ orgId, promptId }: { orgId: string; promptId: st
   return (
     <div className="space-y-6">
       <DetailHeader backTo={listPath} backLabel="All prompts" title={current.name} version={current.prompt_version}>
+        <ExportMenu orgId={orgId} promptId={promptId} />
         {promptId === defaultPromptId ? (
           <span className="text-sm text-slate-500">
             The default prompt runs on every document; edit it, it cannot be deleted.
