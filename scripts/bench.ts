@@ -7,6 +7,7 @@ import { runConcurrencyBenchmark } from './bench/concurrency.ts';
 import { runContextBenchmark } from './bench/context.ts';
 import { runDataBenchmark } from './bench/data.ts';
 import { runEngineBenchmark } from './bench/engine.ts';
+import { runGroundingBenchmark } from './bench/grounding.ts';
 import { runIngestBenchmark } from './bench/ingest.ts';
 import { machine } from './bench/measure.ts';
 
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<{ table: str
   context: runContextBenchmark,
   api: runApiBenchmark,
   data: runDataBenchmark,
+  grounding: runGroundingBenchmark,
 };
 
 const { values, positionals: asked } = parseArgs({

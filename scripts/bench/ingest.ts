@@ -49,7 +49,7 @@ function recallOf(ours: string, poppler: string): number {
 }
 
 /** A long text PDF: the contract's pages repeated, so per-document overheads wash out. */
-async function repeatPages(path: string, times: number, out: string): Promise<void> {
+export async function repeatPages(path: string, times: number, out: string): Promise<void> {
   const source = await PDFDocument.load(readFileSync(path));
   const long = await PDFDocument.create();
   for (let i = 0; i < times; i++) for (const page of await long.copyPages(source, source.getPageIndices())) long.addPage(page);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sweepTurns } from '@docagent/agent';
 import {
   type AutoCreateScheduler,
+  type BatchScheduler,
   DatabaseBlobStore,
   type Db,
   EventBus,
@@ -47,6 +48,7 @@ import { noteRoutes } from './routes/notes.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { promptBatchRoutes } from './routes/prompt-batches.ts';
 import { promptExportRoutes } from './routes/prompt-export.ts';
 import { promptRoutes } from './routes/prompts.ts';
 import { schemaInferenceRoutes } from './routes/schema-inference.ts';
@@ -65,7 +67,7 @@ export interface AppOptions {
    * Where uploads hand documents to the text pipeline, auto-create runs are queued, and documents
    * waiting for a model are handed on once there is one (the job queue).
    */
-  scheduler: TextExtractionScheduler & AutoCreateScheduler & WaitingExtractionsScheduler & TableIngestScheduler;
+  scheduler: TextExtractionScheduler & AutoCreateScheduler & WaitingExtractionsScheduler & TableIngestScheduler & BatchScheduler;
   /** The model layer every LLM call goes through. */
   llm: ModelRegistry;
   /** A pino instance or options; tests pass `false`. */
@@ -173,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     waitingExtractions: options.scheduler,
     data,
     events,
+    batches: { db, scheduler: options.scheduler },
   };
   // Turns whose server died end as failed; paused turns nobody continued, and finished ones past
   // their replay window, go. At start too: a restart is when dead turns are found.
@@ -193,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   jsonSchemaRoutes(app, deps);
   schemaInferenceRoutes(app, deps);
   promptRoutes(app, deps);
+  promptBatchRoutes(app, deps);
   promptExportRoutes(app, deps);
   tagRoutes(app, deps);
   llmRoutes(app, deps);

@@ -29,6 +29,7 @@ before(async () => {
       scheduleAutoCreate: async () => {},
       scheduleWaitingExtractions: async () => {},
       scheduleTableIngest: async () => {},
+      scheduleBatchItems: async () => {},
     },
     llm: createModelRegistry(database, config),
     // The server's own logger configuration, writing here instead of to stdout.

@@ -147,6 +147,7 @@ before(async () => {
     user_id: spareUser.id,
     turn_id: UNKNOWN_ID,
     run_id: UNKNOWN_ID,
+    batch_id: UNKNOWN_ID,
     tool_name: toolName,
     provider: 'openai',
     key: 'layout',

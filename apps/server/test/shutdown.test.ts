@@ -20,6 +20,9 @@ test('closing the app (what SIGTERM does) lets an in-flight request finish and r
     scheduleTableIngest: async () => {
       throw new Error('this test makes no table');
     },
+    scheduleBatchItems: async () => {
+      throw new Error('this test runs no batch');
+    },
   };
   const config = loadConfig({});
   const llm = createModelRegistry(database, config);

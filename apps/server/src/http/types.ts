@@ -1,6 +1,7 @@
 import type { ChatDeps } from '@docagent/agent';
 import type {
   AutoCreateServices,
+  BatchServices,
   DataRunServices,
   Db,
   DocumentServices,
@@ -41,6 +42,8 @@ export interface RouteDeps {
   waitingExtractions: WaitingExtractionsScheduler;
   /** Datasets, their ingest, and the executors data runs go through. */
   data: DataRunServices;
+  /** Prompt batches: where their documents' jobs are queued. */
+  batches: BatchServices;
   /** Domain events (notes changed, ...) for whoever listens in this process. */
   events: EventBus;
 }

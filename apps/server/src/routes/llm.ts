@@ -5,6 +5,7 @@ import {
   deleteExtractionResult,
   describeLlmSettings,
   type ExtractionResult,
+  fieldsToReview,
   getExtractionResult,
   type LlmOverview,
   listExtractionResults,
@@ -17,6 +18,17 @@ import type { RouteDeps, ZodApp } from '../http/types.ts';
 import { ErrorBodySchema, iso, OrgParamsSchema } from './schemas.ts';
 
 /** Extraction (DocRouter's /llm/run and /llm/result), the organization's models and their settings. */
+
+const CitationSchema = z.object({
+  path: z.string().describe('The leaf\'s JSON path in updated_llm_result: "total", "line_items[2].amount", "parties[0]"'),
+  page: z.number().int().nullable().describe('1-based; null when not found'),
+  boxes: z
+    .array(z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }))
+    .describe("One box per line of the matched words: PDF points from the page's top-left corner, pixels for images"),
+  text: z.string().describe('The matched text as it is on the page'),
+  match: z.enum(['exact', 'normalized', 'fuzzy', 'not_found']),
+  confidence: z.number().min(0).max(1),
+});
 
 const ResultBodySchema = z.object({
   prompt_revid: z.string(),
@@ -31,6 +43,14 @@ const ResultBodySchema = z.object({
   is_verified: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  citations: z
+    .array(CitationSchema)
+    .describe(
+      'Where each string and number of updated_llm_result is in the document (booleans, nulls and empty strings have none)',
+    ),
+  fields_to_review: z
+    .array(z.string())
+    .describe('Paths whose confidence is under the review threshold (DOCAGENT_REVIEW_CONFIDENCE, 0.7)'),
 });
 
 const toBody = (r: ExtractionResult): z.infer<typeof ResultBodySchema> => ({
@@ -46,6 +66,8 @@ const toBody = (r: ExtractionResult): z.infer<typeof ResultBodySchema> => ({
   is_verified: r.isVerified,
   created_at: iso(r.createdAt),
   updated_at: iso(r.updatedAt),
+  citations: r.citations,
+  fields_to_review: fieldsToReview(r.citations),
 });
 
 const errors = {

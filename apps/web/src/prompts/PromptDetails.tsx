@@ -10,6 +10,7 @@ import { NotFoundState } from '../components/NotFoundState';
 import { VersionList } from '../components/VersionList';
 import { orgPath, promptPagePath } from '../layout/orgPaths';
 import { useShownVersion } from '../lib/useShownVersion';
+import { BatchPanel } from './BatchPanel';
 import { ExportMenu } from './ExportMenu';
 import { PromptEditor } from './PromptEditor';
 import { PromptVersionView } from './PromptVersionView';
@@ -87,12 +88,13 @@ export function PromptDetails({ orgId, promptId }: { orgId: string; promptId: st
             />
           </div>
         )}
-        <div>
+        <div className="space-y-4">
           <VersionList
             versions={versions.map((version) => ({ ...version, version: version.prompt_version }))}
             shownVersion={older?.prompt_version ?? current.prompt_version}
             pagePath={pagePath}
           />
+          <BatchPanel orgId={orgId} promptId={promptId} />
         </div>
       </div>
     </div>

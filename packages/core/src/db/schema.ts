@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Citation } from '../grounding/citation.ts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
@@ -352,6 +353,8 @@ export const extractionResults = pgTable(
     updatedLlmResult: json('updated_llm_result').$type<Record<string, unknown>>().notNull(),
     isEdited: boolean('is_edited').notNull().default(false),
     isVerified: boolean('is_verified').notNull().default(false),
+    /** Where each leaf of updated_llm_result is on the pages (grounding/citations.ts), kept in step with it. */
+    citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -756,4 +759,50 @@ export const noteVersions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.noteId, t.version] })],
+);
+
+export const BATCH_STATUSES = ['running', 'finished', 'cancelled'] as const;
+export const BATCH_ITEM_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
+
+/** A prompt revision run over many documents as jobs, one per document, with progress and a per-document outcome. */
+export const promptBatches = pgTable(
+  'prompt_batches',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    promptId: text('prompt_id')
+      .notNull()
+      .references(() => prompts.id, { onDelete: 'cascade' }),
+    promptRevid: text('prompt_revid')
+      .notNull()
+      .references(() => promptRevisions.id, { onDelete: 'cascade' }),
+    /** How the documents were chosen, as asked: `{document_ids}`, `{tag_ids}` or `{name_search}`. */
+    selection: jsonb('selection').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: BATCH_STATUSES }).notNull().default('running'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('prompt_batches_org_created_idx').on(t.orgId, t.createdAt)],
+);
+
+export const promptBatchItems = pgTable(
+  'prompt_batch_items',
+  {
+    batchId: text('batch_id')
+      .notNull()
+      .references(() => promptBatches.id, { onDelete: 'cascade' }),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: BATCH_ITEM_STATUSES }).notNull().default('pending'),
+    /** Why the document's run failed, for people to read. */
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.documentId] }), index('prompt_batch_items_status_idx').on(t.batchId, t.status)],
 );

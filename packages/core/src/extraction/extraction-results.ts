@@ -1,12 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { extractionResults, promptRevisions, prompts } from '../db/schema.ts';
+import { documentPages, extractionResults, promptRevisions, prompts } from '../db/schema.ts';
 import { getDocument } from '../documents/documents.ts';
 import { invalidInput, notFound } from '../errors.ts';
+import type { Citation } from '../grounding/citation.ts';
+import { citeResult } from '../grounding/citations.ts';
 import { newId } from '../ids.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
 import { InvalidSchemaError } from '../schemas/schemas.ts';
+import type { PageText, PositionedText, TextEngine } from '../text/types.ts';
 import { checkExtractedValue } from './result-check.ts';
 
 /** What a prompt revision answered for a document, and what a person made of it. */
@@ -23,6 +26,8 @@ export interface ExtractionResult {
   updatedLlmResult: Record<string, unknown>;
   isEdited: boolean;
   isVerified: boolean;
+  /** Where each leaf of updatedLlmResult is in the document's text, computed whenever it changes. */
+  citations: Citation[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -39,6 +44,7 @@ const columns = {
   updatedLlmResult: extractionResults.updatedLlmResult,
   isEdited: extractionResults.isEdited,
   isVerified: extractionResults.isVerified,
+  citations: extractionResults.citations,
   createdAt: extractionResults.createdAt,
   updatedAt: extractionResults.updatedAt,
 };
@@ -99,6 +105,28 @@ export async function listExtractionResults(db: Db, orgId: string, documentId: s
   return rows.filter((r) => !seen.has(r.promptId) && seen.add(r.promptId));
 }
 
+/**
+ * The citations of a result's values in the document's stored pages. A document without pages
+ * yet (its text not extracted, or failed) has every value not found; they are computed again
+ * on the next save or edit.
+ */
+async function citationsFor(db: Db, documentId: string, result: Record<string, unknown>): Promise<Citation[]> {
+  const rows = await db
+    .select({
+      page: documentPages.page,
+      text: documentPages.text,
+      width: documentPages.width,
+      height: documentPages.height,
+      engine: documentPages.engine,
+      items: documentPages.items,
+    })
+    .from(documentPages)
+    .where(eq(documentPages.documentId, documentId))
+    .orderBy(documentPages.page);
+  const pages: PageText[] = rows.map((r) => ({ ...r, engine: r.engine as TextEngine, items: r.items as PositionedText[] }));
+  return citeResult(pages, result);
+}
+
 /** Stores a fresh answer, replacing an earlier one of the same revision (and any edits to it). */
 export async function saveExtractionResult(
   db: Db,
@@ -109,7 +137,16 @@ export async function saveExtractionResult(
   result: Record<string, unknown>,
 ): Promise<ExtractionResult> {
   const now = new Date();
-  const fresh = { llmResult: result, updatedLlmResult: result, isEdited: false, isVerified: false, model, updatedAt: now };
+  const citations = await citationsFor(db, documentId, result);
+  const fresh = {
+    llmResult: result,
+    updatedLlmResult: result,
+    isEdited: false,
+    isVerified: false,
+    model,
+    citations,
+    updatedAt: now,
+  };
   await db
     .insert(extractionResults)
     .values({
@@ -144,10 +181,16 @@ export async function updateExtractionResult(
   const check = await checkExtractedValue(db, orgId, prompt, change.updatedLlmResult);
   if (!check.valid) throw new InvalidSchemaError(check.errors);
   const value = check.value;
+  // A verification alone keeps the citations; a changed value is looked for again.
+  const citations =
+    isDeepStrictEqual(value, current.updatedLlmResult) && current.citations.length > 0
+      ? current.citations
+      : await citationsFor(db, documentId, value);
   await db
     .update(extractionResults)
     .set({
       updatedLlmResult: value,
+      citations,
       // jsonb reorders keys, so equality is structural.
       isEdited: !isDeepStrictEqual(value, current.llmResult),
       isVerified: change.isVerified ?? current.isVerified,

@@ -7,6 +7,8 @@ import type { Database } from '../db/database.ts';
 import { storableText } from '../db/storable-text.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
 import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
+import { runBatchItem } from '../extraction/batches/batch-item-job.ts';
+import type { BatchScheduler } from '../extraction/batches/prompt-batches.ts';
 import { runDocumentExtractions } from '../extraction/extraction-job.ts';
 import type { ExtractionServices } from '../extraction/run-extraction.ts';
 import { resumeWaitingExtractions, type WaitingExtractionsScheduler } from '../extraction/waiting-for-model.ts';
@@ -21,6 +23,8 @@ export const AUTO_CREATE_QUEUE = 'auto-create';
 export const WAITING_EXTRACTIONS_QUEUE = 'waiting-extractions';
 /** Makes a dataset's table (Parquet and normalized CSV) of a document too large to ingest during the request. */
 export const TABLE_INGEST_QUEUE = 'table-ingest';
+/** Runs a batch's prompt revision on one of its documents (`{batchId, documentId}`). */
+export const BATCH_ITEM_QUEUE = 'batch-item';
 
 /**
  * The headless auto-create run of one document. It lives in the agent package, above core, so
@@ -80,7 +84,9 @@ async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
  * The durable job queue (pg-boss) on the application database: embedded PGlite or the
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
-export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, WaitingExtractionsScheduler, TableIngestScheduler {
+export class JobQueue
+  implements TextExtractionScheduler, AutoCreateScheduler, WaitingExtractionsScheduler, TableIngestScheduler, BatchScheduler
+{
   private readonly boss: PgBoss;
 
   private constructor(boss: PgBoss) {
@@ -136,6 +142,8 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
       // past the point that would have seen its provider queues the next one.
       [WAITING_EXTRACTIONS_QUEUE, queueOptions, 'stately'],
       [TABLE_INGEST_QUEUE, queueOptions, 'standard'],
+      // The item records its own failure (the person retries the failed ones); a retry only follows a crash.
+      [BATCH_ITEM_QUEUE, { ...queueOptions, retryLimit: 1 }, 'standard'],
     ] as const) {
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, { ...settings, policy });
@@ -174,6 +182,14 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
         };
         await settled(() => resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId));
       });
+      await boss.work<{ batchId: string; documentId: string }, void, typeof workOptions>(
+        BATCH_ITEM_QUEUE,
+        workOptions,
+        async ([job]) => {
+          if (!job) return;
+          await settled(() => runBatchItem(services.extraction, job.data.batchId, job.data.documentId));
+        },
+      );
       const { tableIngest } = services;
       if (tableIngest) {
         await boss.work<{ tableId: string }, void, typeof workOptions>(TABLE_INGEST_QUEUE, workOptions, async ([job]) => {
@@ -211,6 +227,13 @@ export class JobQueue implements TextExtractionScheduler, AutoCreateScheduler, W
 
   async scheduleTableIngest(tableId: string): Promise<void> {
     await this.boss.send(TABLE_INGEST_QUEUE, { tableId });
+  }
+
+  async scheduleBatchItems(batchId: string, documentIds: string[]): Promise<void> {
+    await this.boss.insert(
+      BATCH_ITEM_QUEUE,
+      documentIds.map((documentId) => ({ data: { batchId, documentId } })),
+    );
   }
 
   /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */

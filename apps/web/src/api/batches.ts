@@ -1,0 +1,76 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getJson, postJson } from './client';
+import { orgApiPath } from './queries';
+
+export type BatchItemStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A prompt revision run over many documents, a job each. */
+export interface Batch {
+  batch_id: string;
+  prompt_id: string;
+  prompt_revid: string;
+  selection: { document_ids?: string[]; tag_ids?: string[]; name_search?: string };
+  status: 'running' | 'finished' | 'cancelled';
+  counts: Record<BatchItemStatus, number> & { total: number };
+  created_by: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface BatchDocument {
+  document_id: string;
+  document_name: string;
+  status: BatchItemStatus;
+  error: string | null;
+  attempts: number;
+  updated_at: string;
+}
+
+/** How the documents of a new batch are chosen: by tags (all of them) or by a text in their name. */
+export type BatchChoice = { tag_ids: string[] } | { name_search: string };
+
+const batchesKey = (orgId: string, promptId: string) => ['orgs', orgId, 'prompts', promptId, 'batches'] as const;
+const batchPath = (orgId: string, batchId: string) => `${orgApiPath(orgId)}/batches/${encodeURIComponent(batchId)}`;
+
+/** The prompt's batches, newest first, read again every second while one runs. */
+export function useBatchesQuery(orgId: string, promptId: string) {
+  return useQuery({
+    queryKey: batchesKey(orgId, promptId),
+    queryFn: () => getJson<{ batches: Batch[] }>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(promptId)}/batches`),
+    refetchInterval: (query) => (query.state.data?.batches.some((b) => b.status === 'running') ? 1000 : false),
+  });
+}
+
+/** A batch's failed documents with the reason, read again with the batch. */
+export function useFailedDocumentsQuery(orgId: string, batch: Batch) {
+  return useQuery({
+    queryKey: ['orgs', orgId, 'batches', batch.batch_id, 'failed', batch.counts.failed, batch.status],
+    queryFn: () =>
+      getJson<{ documents: BatchDocument[]; total_count: number }>(
+        `${batchPath(orgId, batch.batch_id)}/documents?status=failed&limit=20`,
+      ),
+    enabled: batch.counts.failed > 0,
+  });
+}
+
+function useBatchAction<Input>(orgId: string, promptId: string, send: (input: Input) => Promise<Batch>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: batchesKey(orgId, promptId) }),
+  });
+}
+
+export function useStartBatchMutation(orgId: string, promptId: string) {
+  return useBatchAction(orgId, promptId, (choice: BatchChoice) =>
+    postJson<Batch>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(promptId)}/batches`, { body: choice }),
+  );
+}
+
+export function useCancelBatchMutation(orgId: string, promptId: string) {
+  return useBatchAction(orgId, promptId, (batchId: string) => postJson<Batch>(`${batchPath(orgId, batchId)}/cancel`));
+}
+
+export function useRetryBatchMutation(orgId: string, promptId: string) {
+  return useBatchAction(orgId, promptId, (batchId: string) => postJson<Batch>(`${batchPath(orgId, batchId)}/retry`));
+}

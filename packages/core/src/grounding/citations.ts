@@ -1,0 +1,16 @@
+import type { PageText } from '../text/types.ts';
+import type { Citation } from './citation.ts';
+import { leafValues } from './leaf-values.ts';
+import { locateLeaf } from './locate.ts';
+import { indexPage } from './page-words.ts';
+
+/**
+ * Where each string and number of a result is in the document: one citation per leaf, in the
+ * result's order. The pages are indexed once for all the leaves (their words, the strings
+ * searched, and, when first needed, the amounts and dates they hold), so that a long document
+ * costs one pass plus a search per leaf. No pages (text not ready, or none): every leaf is not found.
+ */
+export function citeResult(pages: readonly PageText[], result: Record<string, unknown>): Citation[] {
+  const indexed = pages.map(indexPage);
+  return leafValues(result).map((leaf) => locateLeaf(indexed, leaf));
+}
