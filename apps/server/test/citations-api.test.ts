@@ -198,4 +198,29 @@ describe('citations of a result', { skip }, () => {
     assert.deepEqual(back.citations, first.citations, 'back to the value read: the same citations');
     assert.deepEqual(back.fields_to_review, ['currency']);
   });
+
+  test('the documents list filters those with a field to review', async () => {
+    const plain = await call('POST', `${base()}/documents`, {
+      documents: [{ name: 'plain.txt', content: Buffer.from('nothing extracted here').toString('base64') }],
+    });
+    assert.equal(plain.statusCode, 200, plain.body);
+    const plainId = json<{ documents: Array<{ document_id: string }> }>(plain).documents[0]?.document_id as string;
+    // Its prompts run on their own: the filter is checked once they have.
+    for (let i = 0; i < 600; i++) {
+      const doc = json<{ state: string }>(await call('GET', `${base()}/documents/${plainId}?include_content=false`));
+      if (['llm_completed', 'llm_failed'].includes(doc.state)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const results = json<{ results: Result[] }>(await call('GET', `${base()}/llm/results/${plainId}`)).results;
+    const plainToReview = results.some((r) => r.fields_to_review.length > 0);
+    const listed = async (query: string) =>
+      json<{ documents: Array<{ id: string }> }>(await call('GET', `${base()}/documents?${query}`)).documents.map((d) => d.id);
+    assert.deepEqual(
+      (await listed('needs_review=true')).sort(),
+      (plainToReview ? [docId, plainId] : [docId]).sort(),
+      'the invoice, whose currency is not found, and the other only if one of its fields is to review',
+    );
+    assert.equal((await listed('needs_review=false')).length, 2);
+    assert.equal((await call('GET', `${base()}/documents?needs_review=maybe`)).statusCode, 400);
+  });
 });

@@ -6,6 +6,7 @@ import {
   invalidInput,
   listDocuments,
   openDocumentFile,
+  reviewThreshold,
   type UploadDatasetTarget,
   updateDocument,
   uploadDocumentsToDataset,
@@ -120,6 +121,10 @@ export function documentRoutes(app: ZodApp, { config, documents: services, data 
             .enum(AUTO_CREATE_STATUSES)
             .optional()
             .describe('Only documents whose auto-create is in this state'),
+          needs_review: z
+            .stringbool()
+            .default(false)
+            .describe('Only documents with an extracted field to review (its citation under DOCAGENT_REVIEW_CONFIDENCE)'),
         }),
         response: {
           200: z.object({ documents: z.array(DocumentSchema), total_count: z.number(), skip: z.number() }),
@@ -136,6 +141,7 @@ export function documentRoutes(app: ZodApp, { config, documents: services, data 
         nameSearch: q.name_search,
         metadataSearch: parseMetadataSearch(q.metadata_search),
         autoCreateStatus: q.auto_create_status,
+        reviewBelow: q.needs_review ? reviewThreshold() : undefined,
       });
       return { documents: page.documents.map(toDocument), total_count: page.total, skip: q.skip };
     },

@@ -14,6 +14,8 @@ export interface DocumentListParams {
   tagIds: string[];
   /** Only documents whose auto-create is in this state; null: all. */
   autoCreateStatus: AutoCreateStatus | null;
+  /** Only documents with an extracted field to review (a citation under the server's threshold). */
+  needsReview?: boolean;
 }
 
 export function isTextPending(state: DocumentState): boolean {
@@ -60,7 +62,7 @@ export function documentFileUrl(orgId: string, documentId: string): string {
   return `${documentPath(orgId, documentId)}/file`;
 }
 
-function listSearchParams({ skip, nameSearch, tagIds, autoCreateStatus }: DocumentListParams): URLSearchParams {
+function listSearchParams({ skip, nameSearch, tagIds, autoCreateStatus, needsReview }: DocumentListParams): URLSearchParams {
   const search = new URLSearchParams({ skip: String(skip), limit: String(documentsPageSize) });
   if (nameSearch !== '') {
     search.set('name_search', nameSearch);
@@ -70,6 +72,9 @@ function listSearchParams({ skip, nameSearch, tagIds, autoCreateStatus }: Docume
   }
   if (autoCreateStatus !== null) {
     search.set('auto_create_status', autoCreateStatus);
+  }
+  if (needsReview) {
+    search.set('needs_review', 'true');
   }
   return search;
 }

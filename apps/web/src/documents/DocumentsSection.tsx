@@ -20,7 +20,8 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
   const documentsQuery = useDocumentsQuery(orgId, params);
   useEffect(() => rememberDocumentList(orgId, params), [orgId, params]);
   const deleteDocument = useDeleteDocumentMutation(orgId);
-  const isFiltered = params.nameSearch !== '' || params.tagIds.length > 0 || params.autoCreateStatus !== null;
+  const isFiltered =
+    params.nameSearch !== '' || params.tagIds.length > 0 || params.autoCreateStatus !== null || params.needsReview === true;
   const list = documentsQuery.data;
   const [chosenIds, setChosenIds] = useState<ReadonlySet<string>>(new Set());
   // Only what is on the page can be chosen: a choice does not follow the list elsewhere.
@@ -67,6 +68,14 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
           onSearch={(nameSearch) => update({ nameSearch }, { replace: true })}
         />
         <AutoCreateFilter value={params.autoCreateStatus} onChange={(autoCreateStatus) => update({ autoCreateStatus })} />
+        <label className="flex items-center gap-1.5 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            checked={params.needsReview ?? false}
+            onChange={(event) => update({ needsReview: event.target.checked })}
+          />
+          Fields to review
+        </label>
         {params.tagIds.map((tagId) => (
           <ActiveTagFilter
             key={tagId}
@@ -92,7 +101,10 @@ export function DocumentsSection({ orgId }: { orgId: string }) {
 
       {list && list.total_count === 0 && isFiltered && (
         <EmptyState title="No matching documents" description="No document matches this name search and these filters.">
-          <Button variant="secondary" onClick={() => update({ nameSearch: '', tagIds: [], autoCreateStatus: null })}>
+          <Button
+            variant="secondary"
+            onClick={() => update({ nameSearch: '', tagIds: [], autoCreateStatus: null, needsReview: false })}
+          >
             Show all documents
           </Button>
         </EmptyState>

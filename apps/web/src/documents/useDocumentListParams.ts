@@ -14,12 +14,18 @@ export function useDocumentListParams() {
     nameSearch: searchParams.get('name') ?? '',
     tagIds: (searchParams.get('tags') ?? '').split(',').filter((tagId) => tagId !== ''),
     autoCreateStatus: parseAutoCreateStatus(searchParams.get('auto_create')),
+    needsReview: searchParams.get('review') === '1',
   };
 
   function update(changes: Partial<DocumentListParams>, options: { replace?: boolean } = {}) {
     const next = { ...params, ...changes };
     // A different search or filter starts again from its first page.
-    if (changes.nameSearch !== undefined || changes.tagIds !== undefined || changes.autoCreateStatus !== undefined) {
+    if (
+      changes.nameSearch !== undefined ||
+      changes.tagIds !== undefined ||
+      changes.autoCreateStatus !== undefined ||
+      changes.needsReview !== undefined
+    ) {
       next.skip = changes.skip ?? 0;
     }
     const search = new URLSearchParams();
@@ -34,6 +40,9 @@ export function useDocumentListParams() {
     }
     if (next.autoCreateStatus !== null) {
       search.set('auto_create', next.autoCreateStatus);
+    }
+    if (next.needsReview) {
+      search.set('review', '1');
     }
     setSearchParams(search, { replace: options.replace ?? false });
   }

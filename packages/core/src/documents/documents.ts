@@ -99,6 +99,8 @@ export interface DocumentListQuery {
   nameSearch?: string;
   metadataSearch?: Record<string, string>;
   autoCreateStatus?: AutoCreateStatus;
+  /** Only documents with an extracted field whose citation is less sure than this (the review threshold). */
+  reviewBelow?: number;
 }
 
 /** A page of an organization's documents, newest first, with the total matching count. */
@@ -114,6 +116,11 @@ export async function listDocuments(
     conditions.push(sql`${documents.metadata} @> ${JSON.stringify(query.metadataSearch)}::jsonb`);
   }
   if (query.autoCreateStatus) conditions.push(eq(documents.autoCreateStatus, query.autoCreateStatus));
+  if (query.reviewBelow !== undefined) {
+    conditions.push(
+      sql`exists (select 1 from extraction_results r, jsonb_array_elements(r.citations) c where r.document_id = ${documents.id} and (c->>'confidence')::float8 < ${query.reviewBelow})`,
+    );
+  }
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
