@@ -201,6 +201,24 @@ describe('locating values on pages', () => {
     );
   });
 
+  test('prose the model wrote (over 200 characters) and not on the page has no citation and nothing to review', () => {
+    const sentence = 'This invoice from SuperStore bills an order shipped the same day. '.repeat(4).trim();
+    const page = linesPage([['Invoice', '30140'], sentence.split(' ')]);
+    const citations = citeResult([page], {
+      summary: `A summary the model wrote itself: ${'words '.repeat(50)}`,
+      id: '30140',
+      quote: sentence,
+    });
+    assert.deepEqual(
+      citations.map((c) => [c.path, c.match]),
+      [
+        ['id', 'exact'],
+        ['quote', 'exact'],
+      ],
+    );
+    assert.deepEqual(fieldsToReview(citations), []);
+  });
+
   test('a value that occurs twenty times is the one nearest to its label; without a label, the first', () => {
     const lines: string[][] = [];
     for (let i = 0; i < 19; i++) lines.push([`Item ${i}`, '100.00']);

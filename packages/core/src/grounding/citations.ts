@@ -12,5 +12,14 @@ import { indexPage } from './page-words.ts';
  */
 export function citeResult(pages: readonly PageText[], result: Record<string, unknown>): Citation[] {
   const indexed = pages.map(indexPage);
-  return leafValues(result).map((leaf) => locateLeaf(indexed, leaf));
+  return leafValues(result).flatMap((leaf) => {
+    const citation = locateLeaf(indexed, leaf);
+    // Prose the model wrote (a summary) is not copied from the page: unfound, it has no citation
+    // and nothing to review, or every document would be "to review" for its default summary.
+    const prose = typeof leaf.value === 'string' && leaf.value.length > PROSE_CHARS;
+    return prose && citation.match === 'not_found' ? [] : [citation];
+  });
 }
+
+/** Longer strings are prose rather than values read off the page (fuzzy matching stops there too). */
+const PROSE_CHARS = 200;
