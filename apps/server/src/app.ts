@@ -40,6 +40,7 @@ import { datasetChatRoutes } from './routes/dataset-chat.ts';
 import { datasetRowRoutes } from './routes/dataset-rows.ts';
 import { datasetRoutes } from './routes/datasets.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { evaluationRoutes } from './routes/evaluations.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jsonSchemaRoutes } from './routes/json-schemas.ts';
 import { llmRoutes } from './routes/llm.ts';
@@ -166,7 +167,14 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     documents,
     extraction,
     agent: createAgent(
-      { db, documents, extraction, data, notes: { projects: { db, events }, webSearch: webSearchOf(config) } },
+      {
+        db,
+        documents,
+        extraction,
+        data,
+        notes: { projects: { db, events }, webSearch: webSearchOf(config) },
+        batches: { db, scheduler: options.scheduler },
+      },
       options.llm,
       config,
       events,
@@ -197,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   schemaInferenceRoutes(app, deps);
   promptRoutes(app, deps);
   promptBatchRoutes(app, deps);
+  evaluationRoutes(app, deps);
   promptExportRoutes(app, deps);
   tagRoutes(app, deps);
   llmRoutes(app, deps);

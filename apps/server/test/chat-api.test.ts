@@ -160,7 +160,7 @@ describe('a conversation with approvals (OpenAI-style model)', () => {
     assert.match(JSON.stringify(first.body.instructions ?? first.body.input), /Total due: 1,250.00 EUR/);
     assert.equal(first.body.parallel_tool_calls, false);
     const toolNames = (first.body.tools as Array<{ name: string }>).map((tool) => tool.name);
-    assert.equal(toolNames.length, 28);
+    assert.equal(toolNames.length, 30);
     assert.ok(toolNames.includes('request_input'));
   });
 
@@ -513,9 +513,9 @@ describe('one turn at a time on a thread', () => {
 });
 
 describe('bad input', () => {
-  test('tools lists 15 read-only and 13 read-write tools', async () => {
+  test('tools lists 16 read-only and 13 read-write tools', async () => {
     const tools = json<{ read_only: string[]; read_write: string[] }>(await get(`${base()}/tools`));
-    assert.deepEqual([tools.read_only.length, tools.read_write.length], [15, 13]);
+    assert.deepEqual([tools.read_only.length, tools.read_write.length], [16, 13]);
   });
 
   test('tools/{name}/check finds what running the tool would, without running it', async () => {

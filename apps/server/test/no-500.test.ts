@@ -148,6 +148,10 @@ before(async () => {
     turn_id: UNKNOWN_ID,
     run_id: UNKNOWN_ID,
     batch_id: UNKNOWN_ID,
+    evaluation_id: UNKNOWN_ID,
+    // The two evaluations compared (query parameters).
+    a: UNKNOWN_ID,
+    b: UNKNOWN_ID,
     tool_name: toolName,
     provider: 'openai',
     key: 'layout',

@@ -142,8 +142,8 @@ async function invoiceSetup(context: ToolContext, suffix: string) {
 }
 
 describe('the registry', () => {
-  test('has the 28 tools, 15 read-only and 13 read-write, in the design order', () => {
-    assert.equal(documentTools.length, 28);
+  test('has the 29 tools, 16 read-only and 13 read-write, in the design order', () => {
+    assert.equal(documentTools.length, 29);
     const { read_only, read_write } = registry.byAccess();
     assert.deepEqual(read_only, [
       'get_ocr_text',
@@ -154,6 +154,7 @@ describe('the registry', () => {
       'validate_schema',
       'validate_against_schema',
       'infer_schema',
+      'evaluate_prompt',
       'get_prompt',
       'list_prompts',
       'get_tag',

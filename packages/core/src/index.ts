@@ -35,6 +35,8 @@ export * from './documents/sniff.ts';
 export * from './documents/text-extraction-job.ts';
 export * from './documents/upload.ts';
 export * from './errors.ts';
+export * from './evaluation/evaluations.ts';
+export * from './evaluation/score.ts';
 export * from './events/event-bus.ts';
 export * from './export/prompt-export.ts';
 export * from './extraction/batches/batch-progress.ts';

@@ -25,6 +25,7 @@ const BatchSchema = z.object({
   prompt_id: z.string(),
   prompt_revid: z.string(),
   selection: z.record(z.string(), z.unknown()).describe('How the documents were chosen'),
+  kind: z.enum(['run', 'evaluation']).describe("'run' stores answers as results; 'evaluation' scores them (see evaluations)"),
   status: z.enum(['running', 'finished', 'cancelled']),
   counts: z.object({
     total: z.number(),
@@ -44,6 +45,7 @@ const toBatch = (b: BatchRecord): z.infer<typeof BatchSchema> => ({
   prompt_id: b.promptId,
   prompt_revid: b.promptRevid,
   selection: b.selection,
+  kind: b.kind,
   status: b.status,
   counts: b.counts,
   created_by: b.createdBy,
@@ -94,7 +96,7 @@ export function promptBatchRoutes(app: ZodApp, { db, batches }: RouteDeps): void
     '/v0/orgs/:organization_id/prompts/:prompt_id/batches',
     {
       schema: {
-        summary: "The prompt's batches, newest first",
+        summary: "The prompt's batches (runs; evaluations are listed under evaluations), newest first",
         tags,
         params: OrgParamsSchema.extend({ prompt_id: id }),
         response: { 200: z.object({ batches: z.array(BatchSchema) }), ...errors },

@@ -178,7 +178,9 @@ async function walkThrough(page: Page, problems: BrowserProblems): Promise<void>
   await page.getByRole('heading', { level: 1, name: 'Extract invoice' }).waitFor();
   await page.getByText('version 1', { exact: true }).waitFor();
   assert.equal(await page.getByLabel('Schema version').inputValue(), '1', 'the prompt keeps version 1 of the schema');
-  assert.ok(await page.getByRole('checkbox', { name: 'invoices' }).isChecked());
+  // The prompt's own tags (the page's Run on documents panel has a tag choice of its own).
+  const editor = page.getByRole('form', { name: 'Edit prompt Extract invoice' });
+  assert.ok(await editor.getByRole('checkbox', { name: 'invoices' }).isChecked());
 
   await openNav(page, 'Prompts');
   const promptRow = rowWith(page, 'Extract invoice');

@@ -39,6 +39,8 @@ const sentences: Record<string, (a: Args, names: CallNames) => string> = {
   update_schema: (a, n) =>
     `Save a new version of schema ${named(n.schema, a.schema_id)}${a.name ? ` as ${quoted(a.name)}` : ''}${withFields(a.response_format)}`,
   delete_schema: (a, n) => `Delete schema ${named(n.schema, a.schema_id)} and all its versions`,
+  evaluate_prompt: (a, n) =>
+    `Evaluate prompt ${named(n.prompt, a.prompt_revid)} on the verified documents (a model call each; no stored result changes)`,
   infer_schema: (a) =>
     `Propose a schema from ${Array.isArray(a.document_ids) ? count(a.document_ids.length, 'sample document') : 'sample documents'} (a model call each; nothing is saved)`,
   create_prompt: (a, n) => `Create prompt ${quoted(a.name)}${a.schema_id ? ` using schema ${named(n.schema, a.schema_id)}` : ''}`,

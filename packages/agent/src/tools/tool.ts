@@ -1,4 +1,5 @@
 import {
+  type BatchServices,
   type DataRunServices,
   type Db,
   type DocumentServices,
@@ -32,6 +33,8 @@ export interface ToolServices {
   data?: DataRunServices;
   /** Projects' notes and web search; absent in a process that serves no projects (a worker). */
   notes?: NoteServices;
+  /** Batches and evaluations (jobs over many documents); absent in a worker. */
+  batches?: BatchServices;
 }
 
 /** What the notes pack needs besides the database: where note events go, and the web search provider. */

@@ -763,7 +763,10 @@ export const noteVersions = pgTable(
 
 export const BATCH_STATUSES = ['running', 'finished', 'cancelled'] as const;
 export const BATCH_ITEM_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+/** A run stores its answers as the documents' results; an evaluation keeps them on its items and scores them. */
+export const BATCH_KINDS = ['run', 'evaluation'] as const;
 export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
+export type BatchKind = (typeof BATCH_KINDS)[number];
 
 /** A prompt revision run over many documents as jobs, one per document, with progress and a per-document outcome. */
 export const promptBatches = pgTable(
@@ -781,6 +784,7 @@ export const promptBatches = pgTable(
       .references(() => promptRevisions.id, { onDelete: 'cascade' }),
     /** How the documents were chosen, as asked: `{document_ids}`, `{tag_ids}` or `{name_search}`. */
     selection: jsonb('selection').$type<Record<string, unknown>>().notNull(),
+    kind: text('kind', { enum: BATCH_KINDS }).notNull().default('run'),
     status: text('status', { enum: BATCH_STATUSES }).notNull().default('running'),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),
@@ -802,6 +806,11 @@ export const promptBatchItems = pgTable(
     /** Why the document's run failed, for people to read. */
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** An evaluation's: the model's answer for the document (not stored as its result). */
+    // json, not jsonb: keeps the fields in the order they were written (the schema's), as results do.
+    answer: json('answer').$type<Record<string, unknown>>(),
+    /** An evaluation's: the verified result the answer is scored against, as it was when the evaluation started. */
+    expected: json('expected').$type<Record<string, unknown>>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.documentId] }), index('prompt_batch_items_status_idx').on(t.batchId, t.status)],

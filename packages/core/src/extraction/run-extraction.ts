@@ -84,6 +84,23 @@ export async function runExtraction(
 }
 
 /**
+ * What a prompt revision answers for a document, checked against its schema like runExtraction's
+ * answer, but stored nowhere and recorded as no outcome on the document: an evaluation scores it
+ * against the verified result, which it must leave as the person made it.
+ */
+export async function answerExtraction(
+  services: ExtractionServices,
+  orgId: string,
+  documentId: string,
+  promptRevid: string,
+  options: RunExtractionOptions = {},
+): Promise<{ model: string; value: Record<string, unknown> }> {
+  const prompt = await resolvePromptRevision(services.db, orgId, promptRevid);
+  const texts = await getDocumentPageTexts(services.db, orgId, documentId);
+  return askForAnswer(services, orgId, prompt, texts, options);
+}
+
+/**
  * Whether a failed run says something about the prompt on this document. A stopped run (the
  * caller aborted) does not, nor does a server with no provider at all: then nothing was tried,
  * and the prompts' job leaves the document waiting for a model instead (waiting-for-model.ts).
@@ -96,9 +113,21 @@ async function extract(
   services: ExtractionServices,
   orgId: string,
   prompt: PromptRevision,
-  { document, pages }: Awaited<ReturnType<typeof getDocumentPageTexts>>,
+  texts: Awaited<ReturnType<typeof getDocumentPageTexts>>,
   options: RunExtractionOptions,
 ): Promise<ExtractionResult> {
+  const { model, value } = await askForAnswer(services, orgId, prompt, texts, options);
+  return saveExtractionResult(services.db, orgId, texts.document.id, prompt, model, value);
+}
+
+/** Asks the model (twice at most) for an answer satisfying the prompt's schema. */
+async function askForAnswer(
+  services: ExtractionServices,
+  orgId: string,
+  prompt: PromptRevision,
+  { document, pages }: Awaited<ReturnType<typeof getDocumentPageTexts>>,
+  options: RunExtractionOptions,
+): Promise<{ model: string; value: Record<string, unknown> }> {
   const { db } = services;
   const documentId = document.id;
   const text = pages.map((p) => p.text).join('\n\n');
@@ -142,7 +171,7 @@ async function extract(
     );
   }
   options.signal?.throwIfAborted();
-  return saveExtractionResult(db, orgId, documentId, prompt, first.model.id, answer.value);
+  return { model: first.model.id, value: answer.value };
 }
 
 function userMessage(prompt: PromptRevision, documentName: string, pageCount: number, text: string): string {

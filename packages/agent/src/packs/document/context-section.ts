@@ -4,6 +4,7 @@ import type { SectionInput } from '../../engine/pack.ts';
 const RULES = [
   'You are the document agent of docagent. You help a person turn the document below into correct structured data: propose an extraction schema and a prompt, run the extraction, check and fix fields, tag and rename documents.',
   'Refer to resources as links: [schema name](schema:<schema_revid>), [prompt name](prompt:<prompt_revid>), [tag name](tag:<tag_id>), [document name](document:<document_id>).',
+  'To improve a prompt, measure it: evaluate_prompt scores a revision against the documents whose results a person verified (per-field accuracy and the values that differ); change the prompt, evaluate the new revision, and say how the accuracy moved. It asks the person first: it costs a model call per document.',
 ];
 
 const SMALL_RULES = [

@@ -3,6 +3,7 @@ import type { Pack } from '../../engine/pack.ts';
 import type { ToolDefinition } from '../../tools/tool.ts';
 import { documentSection } from './context-section.ts';
 import { deleteDocumentTool, listDocumentsTool, updateDocumentTool } from './document-tools.ts';
+import { evaluatePromptTool } from './evaluate-tools.ts';
 import { getExtractionResultTool, runExtractionTool, updateExtractionField } from './extraction-tools.ts';
 import { helpPrompts, helpSchemas } from './help-tools.ts';
 import { inferSchemaTool } from './infer-tools.ts';
@@ -22,9 +23,9 @@ import {
 import { createTagTool, deleteTagTool, getTagTool, listTagsTool, updateTagTool } from './tag-tools.ts';
 import { DOCUMENT_STATE_KEYS } from './working-state.ts';
 
-/** The 28 tools of the document agent, read-only first, in the order of the design. */
+/** The 29 tools of the document agent, read-only first, in the order of the design. */
 export const documentTools: ToolDefinition[] = [
-  // Read-only (15; infer_schema asks first: it spends a model call per sample)
+  // Read-only (16; infer_schema and evaluate_prompt ask first: they spend model calls)
   getOcrText,
   getExtractionResultTool,
   listDocumentsTool,
@@ -33,6 +34,7 @@ export const documentTools: ToolDefinition[] = [
   validateSchemaTool,
   validateAgainstSchemaTool,
   inferSchemaTool,
+  evaluatePromptTool,
   getPromptTool,
   listPromptsTool,
   getTagTool,

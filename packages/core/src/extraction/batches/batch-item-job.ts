@@ -1,12 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { promptBatches, promptBatchItems } from '../../db/schema.ts';
 import { failureMessage } from '../../scrub-errors.ts';
-import { type ExtractionServices, runExtraction } from '../run-extraction.ts';
+import { answerExtraction, type ExtractionServices, runExtraction } from '../run-extraction.ts';
 import { finishBatchIfDone } from './batch-progress.ts';
 
 /**
  * One document of a batch: runs the batch's prompt revision on it (afresh: a batch is asked for to
- * run) and records the outcome on the item. An item no longer pending (cancelled, already done by
+ * run) and records the outcome on the item. A run stores the answer as the document's result; an
+ * evaluation keeps it on the item only (the document's results, the verified truth among them,
+ * stay as they are). An item no longer pending (cancelled, already done by
  * an earlier attempt) is left alone. Failures are recorded, not retried: the person retries the
  * failed ones.
  */
@@ -25,16 +27,26 @@ export async function runBatchItem(services: ExtractionServices, batchId: string
     .returning({ attempts: promptBatchItems.attempts });
   if (!claimed) return;
   const [batch] = await db
-    .select({ orgId: promptBatches.orgId, promptRevid: promptBatches.promptRevid, status: promptBatches.status })
+    .select({
+      orgId: promptBatches.orgId,
+      promptRevid: promptBatches.promptRevid,
+      status: promptBatches.status,
+      kind: promptBatches.kind,
+    })
     .from(promptBatches)
     .where(eq(promptBatches.id, batchId));
   if (!batch) return;
-  let outcome: { status: 'succeeded' | 'failed' | 'cancelled'; error: string | null };
+  let outcome: { status: 'succeeded' | 'failed' | 'cancelled'; error: string | null; answer?: Record<string, unknown> };
   if (batch.status === 'cancelled') outcome = { status: 'cancelled', error: null };
   else {
     try {
-      await runExtraction(services, batch.orgId, documentId, batch.promptRevid, { force: true });
-      outcome = { status: 'succeeded', error: null };
+      if (batch.kind === 'evaluation') {
+        const { value } = await answerExtraction(services, batch.orgId, documentId, batch.promptRevid);
+        outcome = { status: 'succeeded', error: null, answer: value };
+      } else {
+        await runExtraction(services, batch.orgId, documentId, batch.promptRevid, { force: true });
+        outcome = { status: 'succeeded', error: null };
+      }
     } catch (error) {
       outcome = { status: 'failed', error: failureMessage(error).slice(0, 2000) };
     }

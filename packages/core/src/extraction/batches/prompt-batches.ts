@@ -1,6 +1,13 @@
 import { and, arrayContains, asc, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { BATCH_ITEM_STATUSES, type BatchItemStatus, documents, promptBatches, promptBatchItems } from '../../db/schema.ts';
+import {
+  BATCH_ITEM_STATUSES,
+  type BatchItemStatus,
+  type BatchKind,
+  documents,
+  promptBatches,
+  promptBatchItems,
+} from '../../db/schema.ts';
 import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
@@ -30,6 +37,8 @@ export interface BatchRecord {
   promptId: string;
   promptRevid: string;
   selection: Record<string, unknown>;
+  /** 'run' stores the answers as results; 'evaluation' scores them against verified results (evaluation/). */
+  kind: BatchKind;
   status: 'running' | 'finished' | 'cancelled';
   createdBy: string;
   createdAt: Date;
@@ -124,12 +133,18 @@ export async function getBatch(db: Db, orgId: string, batchId: string): Promise<
   return { ...batch, counts: await batchCounts(db, batchId) };
 }
 
-/** The batches of a prompt, newest first. */
-export async function listBatches(db: Db, orgId: string, promptId: string, limit = 20): Promise<BatchRecord[]> {
+/** The batches of a prompt of a kind (runs by default; evaluations are listed as such), newest first. */
+export async function listBatches(
+  db: Db,
+  orgId: string,
+  promptId: string,
+  limit = 20,
+  kind: BatchKind = 'run',
+): Promise<BatchRecord[]> {
   const rows = await db
     .select({ id: promptBatches.id })
     .from(promptBatches)
-    .where(and(eq(promptBatches.orgId, orgId), eq(promptBatches.promptId, promptId)))
+    .where(and(eq(promptBatches.orgId, orgId), eq(promptBatches.promptId, promptId), eq(promptBatches.kind, kind)))
     .orderBy(desc(promptBatches.createdAt))
     .limit(limit);
   return Promise.all(rows.map((r) => getBatch(db, orgId, r.id)));
