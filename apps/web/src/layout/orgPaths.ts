@@ -30,3 +30,9 @@ export function promptPagePath(orgId: string, promptId: string): string {
 export function versionPath(pagePath: string, version: number): string {
   return `${pagePath}?version=${version}`;
 }
+
+/** A document's page with one field of a result focused, its citation shown (`useFocusFieldFromUrl`). */
+export function documentFieldPath(orgId: string, documentId: string, field: string, promptRevid?: string): string {
+  const search = new URLSearchParams({ field, ...(promptRevid ? { prompt_revid: promptRevid } : {}) });
+  return `${documentPagePath(orgId, documentId)}?${search}`;
+}

@@ -6,6 +6,7 @@ import { useModelOfferQuery } from '../api/models';
 import type { DocumentSummary } from '../api/types';
 import { ChatPanel } from '../chat/ChatPanel';
 import { ActiveCitationProvider } from '../citations/activeCitation';
+import { useFocusFieldFromUrl } from '../citations/useFieldFromUrl';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
@@ -51,6 +52,8 @@ function DocumentPanels({ orgId, document }: { orgId: string; document: Document
   const [leftTab, setLeftTab] = useState<LeftTab>('extraction');
   const [chatControls, setChatControls] = useState<HTMLDivElement | null>(null);
   const baseId = useId();
+  // A link to a field (from an evaluation's differences) focuses it, which shows its citation.
+  useFocusFieldFromUrl();
   useShortcut('[', () => updatePrefs({ leftOpen: !prefs.leftOpen }));
   useShortcut(']', () => updatePrefs({ rightOpen: !prefs.rightOpen }));
 

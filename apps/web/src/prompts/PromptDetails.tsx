@@ -12,7 +12,9 @@ import { orgPath, promptPagePath } from '../layout/orgPaths';
 import { useShownVersion } from '../lib/useShownVersion';
 import { BatchPanel } from './BatchPanel';
 import { ExportMenu } from './ExportMenu';
+import { EvaluationPanel } from './evaluation/EvaluationPanel';
 import { PromptEditor } from './PromptEditor';
+import { PromptTabs } from './PromptTabs';
 import { PromptVersionView } from './PromptVersionView';
 
 /** An existing prompt: its current version in the editor, or an older one read-only, beside the list of versions. */
@@ -69,34 +71,39 @@ export function PromptDetails({ orgId, promptId }: { orgId: string; promptId: st
           onRetry={() => void versionsQuery.refetch()}
         />
       )}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
-        {older ? (
-          <PromptVersionView orgId={orgId} prompt={older} currentPath={pagePath} />
-        ) : (
-          // Keyed by revision so that a saved version starts the editor again from what was saved.
-          <div className="space-y-4">
-            {savedVersion === current.prompt_version && (
-              <p role="status" className="rounded-md bg-emerald-50 px-4 py-2 text-sm text-emerald-800">
-                Saved as version {savedVersion}.
-              </p>
+      <PromptTabs
+        prompt={
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
+            {older ? (
+              <PromptVersionView orgId={orgId} prompt={older} currentPath={pagePath} />
+            ) : (
+              // Keyed by revision so that a saved version starts the editor again from what was saved.
+              <div className="space-y-4">
+                {savedVersion === current.prompt_version && (
+                  <p role="status" className="rounded-md bg-emerald-50 px-4 py-2 text-sm text-emerald-800">
+                    Saved as version {savedVersion}.
+                  </p>
+                )}
+                <PromptEditor
+                  key={current.prompt_revid}
+                  orgId={orgId}
+                  prompt={current}
+                  onSaved={(saved) => setSavedVersion(saved.prompt_version)}
+                />
+              </div>
             )}
-            <PromptEditor
-              key={current.prompt_revid}
-              orgId={orgId}
-              prompt={current}
-              onSaved={(saved) => setSavedVersion(saved.prompt_version)}
-            />
+            <div className="space-y-4">
+              <VersionList
+                versions={versions.map((version) => ({ ...version, version: version.prompt_version }))}
+                shownVersion={older?.prompt_version ?? current.prompt_version}
+                pagePath={pagePath}
+              />
+              <BatchPanel orgId={orgId} promptId={promptId} />
+            </div>
           </div>
-        )}
-        <div className="space-y-4">
-          <VersionList
-            versions={versions.map((version) => ({ ...version, version: version.prompt_version }))}
-            shownVersion={older?.prompt_version ?? current.prompt_version}
-            pagePath={pagePath}
-          />
-          <BatchPanel orgId={orgId} promptId={promptId} />
-        </div>
-      </div>
+        }
+        evaluation={<EvaluationPanel orgId={orgId} promptId={promptId} versions={versions} />}
+      />
     </div>
   );
 }
