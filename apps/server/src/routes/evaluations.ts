@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
+import { BatchCountsSchema } from './prompt-batches.ts';
 import { ErrorBodySchema, iso, isoOrNull, OrgParamsSchema } from './schemas.ts';
 
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
@@ -17,22 +18,13 @@ const tags = ['evaluations'];
 const id = z.string().min(1).max(64);
 const PromptParams = OrgParamsSchema.extend({ prompt_id: id });
 
-const CountsSchema = z.object({
-  total: z.number(),
-  pending: z.number(),
-  running: z.number(),
-  succeeded: z.number(),
-  failed: z.number(),
-  cancelled: z.number(),
-});
-
 const EvaluationSchema = z.object({
   evaluation_id: z.string().describe('Also a batch id: cancel, retry and its documents go through the batch routes'),
   prompt_id: z.string(),
   prompt_revid: z.string(),
   prompt_version: z.number(),
   status: z.enum(['running', 'finished', 'cancelled']),
-  counts: CountsSchema,
+  counts: BatchCountsSchema,
   document_ids: z.array(z.string()).describe('The evaluation set: documents with a verified result of the prompt'),
   created_by: z.string(),
   created_at: z.string(),

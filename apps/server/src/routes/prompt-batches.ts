@@ -20,6 +20,16 @@ const tags = ['batches'];
 const id = z.string().min(1).max(64);
 const BatchParams = OrgParamsSchema.extend({ batch_id: id });
 
+/** How many of a batch's (or an evaluation's) documents are in each state. */
+export const BatchCountsSchema = z.object({
+  total: z.number(),
+  pending: z.number(),
+  running: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  cancelled: z.number(),
+});
+
 const BatchSchema = z.object({
   batch_id: z.string(),
   prompt_id: z.string(),
@@ -27,14 +37,7 @@ const BatchSchema = z.object({
   selection: z.record(z.string(), z.unknown()).describe('How the documents were chosen'),
   kind: z.enum(['run', 'evaluation']).describe("'run' stores answers as results; 'evaluation' scores them (see evaluations)"),
   status: z.enum(['running', 'finished', 'cancelled']),
-  counts: z.object({
-    total: z.number(),
-    pending: z.number(),
-    running: z.number(),
-    succeeded: z.number(),
-    failed: z.number(),
-    cancelled: z.number(),
-  }),
+  counts: BatchCountsSchema,
   created_by: z.string(),
   created_at: z.string(),
   finished_at: z.string().nullable(),

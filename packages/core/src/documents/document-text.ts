@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { documentPages } from '../db/schema.ts';
 import { conflict, invalidInput } from '../errors.ts';
-import type { PositionedText } from '../text/types.ts';
+import type { PositionedText, TextEngine } from '../text/types.ts';
 import { type DocumentRecord, getDocument } from './documents.ts';
 
 export interface StoredPage {
@@ -10,7 +10,7 @@ export interface StoredPage {
   text: string;
   width: number;
   height: number;
-  engine: string;
+  engine: TextEngine;
   items: PositionedText[];
 }
 
@@ -50,6 +50,11 @@ export async function getDocumentPages(
 ): Promise<{ document: DocumentRecord; pages: StoredPage[] }> {
   const document = await documentWithText(db, orgId, documentId);
   checkPage(document, page);
+  return { document, pages: await storedPages(db, documentId, page) };
+}
+
+/** The pages stored for a document (or one of them) with their positioned words, whatever its state: none before its text is read. */
+export async function storedPages(db: Db, documentId: string, page?: number): Promise<StoredPage[]> {
   const rows = await db
     .select({
       page: documentPages.page,
@@ -62,7 +67,7 @@ export async function getDocumentPages(
     .from(documentPages)
     .where(pagesWhere(documentId, page))
     .orderBy(documentPages.page);
-  return { document, pages: rows.map((r) => ({ ...r, items: r.items as PositionedText[] })) };
+  return rows.map((r) => ({ ...r, engine: r.engine as TextEngine, items: r.items as PositionedText[] }));
 }
 
 /**

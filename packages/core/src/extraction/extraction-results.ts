@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { documentPages, extractionResults, promptRevisions, prompts } from '../db/schema.ts';
+import { extractionResults, promptRevisions, prompts } from '../db/schema.ts';
+import { storedPages } from '../documents/document-text.ts';
 import { getDocument } from '../documents/documents.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import type { Citation } from '../grounding/citation.ts';
@@ -9,7 +10,6 @@ import { citeResult } from '../grounding/citations.ts';
 import { newId } from '../ids.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
 import { InvalidSchemaError } from '../schemas/schemas.ts';
-import type { PageText, PositionedText, TextEngine } from '../text/types.ts';
 import { checkExtractedValue } from './result-check.ts';
 
 /** What a prompt revision answered for a document, and what a person made of it. */
@@ -111,20 +111,7 @@ export async function listExtractionResults(db: Db, orgId: string, documentId: s
  * on the next save or edit.
  */
 async function citationsFor(db: Db, documentId: string, result: Record<string, unknown>): Promise<Citation[]> {
-  const rows = await db
-    .select({
-      page: documentPages.page,
-      text: documentPages.text,
-      width: documentPages.width,
-      height: documentPages.height,
-      engine: documentPages.engine,
-      items: documentPages.items,
-    })
-    .from(documentPages)
-    .where(eq(documentPages.documentId, documentId))
-    .orderBy(documentPages.page);
-  const pages: PageText[] = rows.map((r) => ({ ...r, engine: r.engine as TextEngine, items: r.items as PositionedText[] }));
-  return citeResult(pages, result);
+  return citeResult(await storedPages(db, documentId), result);
 }
 
 /** Stores a fresh answer, replacing an earlier one of the same revision (and any edits to it). */
