@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { tables } from '@docagent/core';
 import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
-import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, json, seedMember, settledDocument, startTestApp, type TestApp, uploadText } from './helpers.ts';
 
 /**
  * Evaluations through the fake provider with known answers: verified results are the truth, two
@@ -106,26 +106,8 @@ interface Report extends Evaluation {
   }>;
 }
 
-async function upload(server: TestApp, name: string, text: string, who = alice): Promise<string> {
-  const res = await call(
-    server,
-    'POST',
-    `${base(who.org.id)}/documents`,
-    { documents: [{ name, content: Buffer.from(text).toString('base64') }] },
-    who.token,
-  );
-  assert.equal(res.statusCode, 200, res.body);
-  return json<{ documents: Array<{ document_id: string }> }>(res).documents[0]?.document_id as string;
-}
-
-async function settledDocument(id: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    const doc = json<{ state: string }>(await call(t, 'GET', `${base()}/documents/${id}?include_content=false`));
-    if (['llm_completed', 'llm_failed', 'ocr_failed'].includes(doc.state)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`document ${id} never settled`);
-}
+const upload = (server: TestApp, name: string, text: string, who = alice) => uploadText(server, who, name, text);
+const settled = (id: string) => settledDocument(t, alice, id);
 
 async function finished(id: string): Promise<Report> {
   for (let i = 0; i < 1200; i++) {
@@ -148,7 +130,7 @@ describe('evaluations', () => {
       ids[marker] = await upload(t, name, `Invoice ${marker}`);
     }
     const unverified = await upload(t, 'd.txt', 'Invoice DOC-D, never verified');
-    for (const id of [...Object.values(ids), unverified]) await settledDocument(id);
+    for (const id of [...Object.values(ids), unverified]) await settled(id);
 
     const created = json<{ prompt_id: string; prompt_revid: string }>(
       await call(t, 'POST', `${base()}/prompts`, { name: 'Invoice fields', content: 'Extract the invoice fields.' }),
@@ -306,7 +288,7 @@ describe('evaluations', () => {
   test('the agent evaluates a prompt once the person agrees: its tool answers the accuracy', async () => {
     const id = await upload(t, 'e.txt', 'Invoice DOC-E, total 5');
     fake.setHandler(() => ({ text: JSON.stringify({ total: 5 }) }));
-    await settledDocument(id);
+    await settled(id);
     const made = json<{ prompt_id: string; prompt_revid: string }>(
       await call(t, 'POST', `${base()}/prompts`, { name: 'Agent evaluated', content: 'Extract the total.' }),
     );

@@ -99,3 +99,31 @@ export function multipartBody(parts: FormPart[]): { payload: Buffer; headers: Re
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+type Member = Awaited<ReturnType<typeof seedMember>>;
+
+/** Uploads one text document as the member (JSON upload); its id. */
+export async function uploadText(server: TestApp, who: Member, name: string, text: string): Promise<string> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: `/v0/orgs/${who.org.id}/documents`,
+    headers: bearer(who.token),
+    payload: { documents: [{ name, content: Buffer.from(text).toString('base64') }] },
+  });
+  if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return json<{ documents: Array<{ document_id: string }> }>(res).documents[0]?.document_id as string;
+}
+
+/** Waits until the document's text and prompts are done with, whichever way (a job queue works on it). */
+export async function settledDocument(server: TestApp, who: Member, id: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/v0/orgs/${who.org.id}/documents/${id}?include_content=false`,
+      headers: bearer(who.token),
+    });
+    if (['llm_completed', 'llm_failed', 'ocr_failed'].includes(json<{ state: string }>(res).state)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`document ${id} never settled`);
+}

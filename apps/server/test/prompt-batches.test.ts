@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
-import { bearer, json, seedMember, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, json, seedMember, settledDocument, startTestApp, type TestApp, uploadText } from './helpers.ts';
 
 /** Batches through the fake provider: a prompt over documents as jobs, failures per document, retry of the failed only. */
 
@@ -42,26 +42,8 @@ const answers = (r: RecordedRequest) =>
     ? { kind: 'error' as const, status: 500, message: 'boom' }
     : { text: JSON.stringify({ total: 1 }) };
 
-async function upload(server: TestApp, name: string, text: string, who = alice): Promise<string> {
-  const res = await call(
-    server,
-    'POST',
-    `${base(who.org.id)}/documents`,
-    { documents: [{ name, content: Buffer.from(text).toString('base64') }] },
-    who.token,
-  );
-  assert.equal(res.statusCode, 200, res.body);
-  return json<{ documents: Array<{ document_id: string }> }>(res).documents[0]?.document_id as string;
-}
-
-async function settledDocument(id: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    const doc = json<{ state: string }>(await call(t, 'GET', `${base()}/documents/${id}?include_content=false`));
-    if (['llm_completed', 'llm_failed', 'ocr_failed'].includes(doc.state)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`document ${id} never settled`);
-}
+const upload = (server: TestApp, name: string, text: string, who = alice) => uploadText(server, who, name, text);
+const settled = (id: string) => settledDocument(t, alice, id);
 
 async function finished(batchId: string): Promise<Batch> {
   for (let i = 0; i < 1200; i++) {
@@ -86,7 +68,7 @@ describe('batches', () => {
       await upload(t, 'b.txt', 'Invoice B FAIL'),
       await upload(t, 'c.txt', 'Invoice C total 1'),
     ];
-    for (const id of ids) await settledDocument(id);
+    for (const id of ids) await settled(id);
     const { prompt_id: promptId, prompt_revid: promptRevid } = await prompt('Totals');
     fake.reset();
     fake.setHandler(answers);
