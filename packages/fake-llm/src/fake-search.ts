@@ -9,7 +9,7 @@
  * Behaviours: 'ok', 'hang' (never answers until closed), 'error500', 'garbage' (200 with HTML), 'wrong_shape'.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from './listen.ts';
 
 export type FakeSearchApi = 'searxng' | 'tavily' | 'brave';
 export type FakeSearchBehaviour = 'ok' | 'hang' | 'error500' | 'garbage' | 'wrong_shape';
@@ -269,32 +269,20 @@ export function startFakeSearch(options: FakeSearchOptions = {}): Promise<FakeSe
     });
   });
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      resolve({
-        url,
-        requests,
-        setBehaviour: (next) => {
-          behaviour = next;
-        },
-        script: (next) => {
-          handler = next;
-        },
-        reset: () => {
-          behaviour = 'ok';
-          handler = undefined;
-          requests.length = 0;
-        },
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenOn(server, options.port ?? 0, host).then(({ url, close }) => ({
+    url,
+    requests,
+    setBehaviour: (next) => {
+      behaviour = next;
+    },
+    script: (next) => {
+      handler = next;
+    },
+    reset: () => {
+      behaviour = 'ok';
+      handler = undefined;
+      requests.length = 0;
+    },
+    close,
+  }));
 }

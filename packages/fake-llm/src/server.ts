@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { anthropicErrorBody, messagesEvents, messagesJson } from './anthropic-messages.ts';
+import { listenOn } from './listen.ts';
 import { chatEvents, chatJson } from './openai-chat.ts';
 import { openAiErrorBody, responsesEvents, responsesJson } from './openai-responses.ts';
 import {
@@ -216,35 +216,23 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
     });
   });
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      resolve({
-        url,
-        baseUrl: `${url}/v1`,
-        requests,
-        sent,
-        enqueue: (...replies) => {
-          queue.push(...replies);
-        },
-        setHandler: (next) => {
-          handler = next;
-        },
-        reset: () => {
-          queue.length = 0;
-          requests.length = 0;
-          sent.length = 0;
-          handler = undefined;
-        },
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenOn(server, options.port ?? 0, host).then(({ url, close }) => ({
+    url,
+    baseUrl: `${url}/v1`,
+    requests,
+    sent,
+    enqueue: (...replies) => {
+      queue.push(...replies);
+    },
+    setHandler: (next) => {
+      handler = next;
+    },
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      sent.length = 0;
+      handler = undefined;
+    },
+    close,
+  }));
 }
