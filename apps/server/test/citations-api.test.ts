@@ -22,6 +22,7 @@ type Citation = {
   text: string;
   match: string;
   confidence: number;
+  probability?: number;
 };
 type Result = {
   updated_llm_result: Record<string, unknown>;
@@ -141,7 +142,7 @@ describe('citations of a result', { skip }, () => {
       [cited(first, 'total').match, cited(first, 'total').text, cited(first, 'date').text, cited(first, 'order_id').match],
       ['normalized', '$2,384.15', 'Nov 21 2012', 'exact'],
     );
-    // The page says "$", not "USD".
+    // The page says "$", not "USD". The fake provider is sure of every token unless told otherwise.
     assert.deepEqual(cited(first, 'currency'), {
       path: 'currency',
       page: null,
@@ -149,7 +150,9 @@ describe('citations of a result', { skip }, () => {
       text: '',
       match: 'not_found',
       confidence: 0.2,
+      probability: 1,
     });
+    assert.ok(first.citations.every((c) => c.probability === 1));
     assert.deepEqual(first.fields_to_review, ['currency']);
 
     const list = json<{ results: Array<Result & { prompt_revid: string }> }>(await call('GET', `${base()}/llm/results/${docId}`));
@@ -176,6 +179,7 @@ describe('citations of a result', { skip }, () => {
     });
     assert.equal(gone.statusCode, 200, gone.body);
     const missing = json<Result>(gone);
+    // The person's value, not the model's: no probability of the model's.
     assert.deepEqual(cited(missing, 'total'), {
       path: 'total',
       page: null,
@@ -197,6 +201,40 @@ describe('citations of a result', { skip }, () => {
     assert.equal(back.is_verified, true);
     assert.deepEqual(back.citations, first.citations, 'back to the value read: the same citations');
     assert.deepEqual(back.fields_to_review, ['currency']);
+  });
+
+  test("a value the model hesitated over (token log-probabilities) is to review even where the page has it; a person's correction drops that", async () => {
+    fake.setHandler((request) => ({
+      text: JSON.stringify(schemaOf(request) ? answer : SUMMARY),
+      logprobs: { [answer.vendor as string]: Math.log(0.4), [answer.order_id as string]: Math.log(0.9) },
+    }));
+    const run = await call('POST', `${base()}/llm/run/${docId}?prompt_revid=${revid}&force=true`);
+    assert.equal(run.statusCode, 200, run.body);
+    const asked = fake.requests.at(-1);
+    assert.deepEqual(asked?.body.include, ['message.output_text.logprobs'], 'the extraction asked for them');
+    const unsure = json<Result>(await call('GET', `${base()}/llm/result/${docId}?prompt_revid=${revid}`));
+    const vendor = cited(unsure, 'vendor');
+    assert.deepEqual([vendor.match, vendor.probability, vendor.confidence], ['exact', 0.4, 0.4]);
+    const order = cited(unsure, 'order_id');
+    assert.deepEqual([order.match, order.probability, order.confidence], ['exact', 0.9, 0.9]);
+    assert.deepEqual(unsure.fields_to_review, ['vendor', 'currency']);
+
+    const other = json<Result>(
+      await call('PUT', `${base()}/llm/result/${docId}?prompt_revid=${revid}`, {
+        updated_llm_result: { ...answer, total: '2257.54' },
+      }),
+    );
+    assert.equal(cited(other, 'vendor').probability, 0.4, 'a correction elsewhere leaves it');
+    const corrected = json<Result>(
+      await call('PUT', `${base()}/llm/result/${docId}?prompt_revid=${revid}`, {
+        updated_llm_result: { ...answer, vendor: 'Superstore' },
+      }),
+    );
+    const fixed = cited(corrected, 'vendor');
+    assert.equal(fixed.probability, undefined);
+    assert.notEqual(fixed.match, 'not_found');
+    assert.deepEqual(corrected.fields_to_review, ['currency']);
+    fake.setHandler((request) => ({ text: JSON.stringify(schemaOf(request) ? answer : SUMMARY) }));
   });
 
   test('the documents list filters those with a field to review', async () => {

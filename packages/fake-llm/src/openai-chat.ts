@@ -53,7 +53,14 @@ export function chatJson(input: RenderInput): unknown {
     object: 'chat.completion',
     created: nowSeconds(),
     model: input.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(input) }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: input.logprobs ? { content: input.logprobs, refusal: null } : null,
+        finish_reason: finishReason(input),
+      },
+    ],
     usage: usageJson(input.usage),
     service_tier: 'default',
     system_fingerprint: null,

@@ -42,16 +42,22 @@ function planOutput(input: RenderInput): OutputItemPlan[] {
   return items;
 }
 
-function outputTextPart(text: string) {
-  return { type: 'output_text', annotations: [], logprobs: [], text };
+function outputTextPart(text: string, logprobs: unknown[] = []) {
+  return { type: 'output_text', annotations: [], logprobs, text };
 }
 
-function completedItem(item: OutputItemPlan) {
+function completedItem(item: OutputItemPlan, logprobs?: unknown[]) {
   switch (item.kind) {
     case 'reasoning':
       return { id: item.id, type: 'reasoning', summary: [{ type: 'summary_text', text: item.content }] };
     case 'message':
-      return { id: item.id, type: 'message', status: 'completed', content: [outputTextPart(item.content)], role: 'assistant' };
+      return {
+        id: item.id,
+        type: 'message',
+        status: 'completed',
+        content: [outputTextPart(item.content, logprobs)],
+        role: 'assistant',
+      };
     case 'function_call':
       return {
         id: item.id,
@@ -110,7 +116,7 @@ export function responsesJson(input: RenderInput, body: JsonBody): unknown {
     randomId('resp_'),
     nowSeconds(),
     'completed',
-    items.map(completedItem),
+    items.map((item) => completedItem(item, input.logprobs)),
     usageJson(input.usage),
   );
 }
@@ -177,7 +183,15 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
     push('response.output_item.done', { output_index: outputIndex, item: completedItem(item) });
   });
   push('response.completed', {
-    response: responseObject(input, body, id, createdAt, 'completed', items.map(completedItem), usageJson(input.usage)),
+    response: responseObject(
+      input,
+      body,
+      id,
+      createdAt,
+      'completed',
+      items.map((item) => completedItem(item)),
+      usageJson(input.usage),
+    ),
   });
   return events;
 }

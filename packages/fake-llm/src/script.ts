@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type FakeTokenLogprob, requestedLogprobs, textLogprobs } from './token-logprobs.ts';
 
 /** Token usage of one scripted reply. `inputTokens` is the TOTAL input, cached tokens included (as in the AI SDK's `usage.inputTokens`). */
 export interface FakeUsage {
@@ -26,6 +27,11 @@ export type FakeReply =
       cutAfterEvents?: number;
       /** streaming only: send the content at a model's pace, one token per delta, instead of all at once */
       pace?: FakePace;
+      /**
+       * Non-streaming only, when the request asks for log-probabilities: how sure the model is of a
+       * text of the answer (its first occurrence), as a log-probability; every other token is certain.
+       */
+      logprobs?: Record<string, number>;
     }
   | { kind: 'error'; status: number; message?: string; retryAfterSeconds?: number };
 
@@ -97,6 +103,8 @@ export interface RenderInput {
   usage: FakeUsage;
   toolCalls: { id: string; name: string; arguments: string }[];
   text: string | undefined;
+  /** The text's tokens with their log-probabilities, when the request asked for them (not streamed). */
+  logprobs: FakeTokenLogprob[] | undefined;
   /** How a streamed content is cut into deltas: a few pieces, or one token each when the reply is paced. */
   pieces(kind: ContentKind, content: string): string[];
 }
@@ -158,7 +166,9 @@ export function prepareAnswer(reply: AnswerReply, body: JsonBody, toolIdPrefix: 
   };
   const model = typeof body?.model === 'string' ? body.model : 'fake-model';
   const pieces = reply.pace ? tokensOf : (_kind: ContentKind, content: string) => splitIntoChunks(content);
-  return { reply, model, usage, toolCalls, text, pieces };
+  const asked = requestedLogprobs(body);
+  const logprobs = asked && text !== undefined ? textLogprobs(text, reply.logprobs ?? {}, asked.alternatives) : undefined;
+  return { reply, model, usage, toolCalls, text, logprobs, pieces };
 }
 
 export function nowSeconds(): number {

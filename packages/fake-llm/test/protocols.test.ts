@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, generateText, InvalidToolInputError, type JSONSchema7, jsonSchema, Output, streamText, tool } from 'ai';
 import { demoHandler, type FakeLlmServer } from '../src/index.ts';
 import { collect, fakeServerPerFile, protocolCases } from './helpers.ts';
@@ -263,4 +264,36 @@ describe('anthropic-messages JSON tool mode', () => {
       assert.deepEqual([...jsonTool.input_schema.required].sort(), ['done', 'note', 'score', 'tags', 'title']);
     }
   });
+});
+
+describe('token log-probabilities, when the request asks for them', () => {
+  const openai = () => createOpenAI({ baseURL: server.baseUrl, apiKey: 'test' });
+  const models = {
+    'openai-responses': () => openai()('gpt-4.1-mini'),
+    'openai-chat': () => openai().chat('gpt-4.1-mini'),
+  };
+  for (const [protocol, model] of Object.entries(models)) {
+    test(`${protocol}: tokens spelling the answer, the scripted text unsure, the rest certain`, async () => {
+      const text = '{"vendor":"Acme GmbH","total":1234.5}';
+      server.enqueue({ text, logprobs: { 'Acme GmbH': -0.5 } }, { text });
+      const asked = await generateText({
+        model: model(),
+        prompt: 'x',
+        maxRetries: 0,
+        providerOptions: { openai: { logprobs: 1 } },
+      });
+      const reported = asked.providerMetadata?.openai?.logprobs as unknown[];
+      const tokens = reported.flat() as Array<{ token: string; logprob: number; top_logprobs: unknown[] }>;
+      assert.equal(tokens.map((t) => t.token).join(''), text);
+      const unsure = tokens.filter((t) => t.logprob !== 0);
+      assert.deepEqual(
+        unsure.map((t) => [t.token, t.logprob]),
+        [['Acme', -0.5]],
+      );
+      assert.ok(tokens.every((t) => t.top_logprobs.length === 1));
+
+      const plain = await generateText({ model: model(), prompt: 'x', maxRetries: 0 });
+      assert.equal(plain.providerMetadata?.openai?.logprobs, undefined, 'none unless asked');
+    });
+  }
 });

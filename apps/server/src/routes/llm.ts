@@ -27,7 +27,13 @@ const CitationSchema = z.object({
     .describe("One box per line of the matched words: PDF points from the page's top-left corner, pixels for images"),
   text: z.string().describe('The matched text as it is on the page'),
   match: z.enum(['exact', 'normalized', 'fuzzy', 'not_found']),
-  confidence: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1).describe('From the match, and no more than probability when there is one'),
+  probability: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("How sure the model was of the value, from its tokens' log-probabilities, when the provider reported them"),
 });
 
 const ResultBodySchema = z.object({

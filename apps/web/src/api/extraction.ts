@@ -26,8 +26,10 @@ export interface Citation {
   /** The matched text as it is on the page; '' when not found. */
   text: string;
   match: CitationMatch;
-  /** 0..1. */
+  /** 0..1: from the match, and no more than `probability` when there is one. */
   confidence: number;
+  /** How sure the model was of the value (0..1), when its provider reported token log-probabilities. */
+  probability?: number;
 }
 
 /** One prompt's stored answer for a document, with a person's corrections. */

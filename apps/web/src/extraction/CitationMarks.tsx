@@ -5,14 +5,18 @@ interface CitationMarksProps {
   notFound: boolean;
   /** The citation's confidence (0..1), when there is one. */
   confidence?: number;
+  /** How sure the model was of the value (0..1), when its provider said. */
+  probability?: number;
   /** Shorter, for a list item or a table cell. */
   compact?: boolean;
 }
 
 /** "review" for a value of low confidence, "not found in the document" for a value the document does not have. */
-export function CitationMarks({ id, review, notFound, confidence, compact = false }: CitationMarksProps) {
+export function CitationMarks({ id, review, notFound, confidence, probability, compact = false }: CitationMarksProps) {
   if (!review && !notFound) return null;
-  const sure = confidence === undefined ? '' : `Confidence ${Math.round(confidence * 100)} %: `;
+  const percent = (share: number) => `${Math.round(share * 100)} %`;
+  const model = probability === undefined ? '' : ` (the model was ${percent(probability)} sure of it)`;
+  const sure = confidence === undefined ? '' : `Confidence ${percent(confidence)}${model}: `;
   return (
     <span id={id} className="inline-flex flex-wrap items-center gap-1.5 text-xs">
       {review && (

@@ -28,6 +28,7 @@ export function CitedValue({ path, className = '', children }: CitedValueProps) 
             review={cited.review}
             notFound={cited.notFound}
             confidence={cited.citation?.confidence}
+            probability={cited.citation?.probability}
             compact
           />
         </div>

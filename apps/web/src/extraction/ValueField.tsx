@@ -44,7 +44,13 @@ export function ValueField({ name, path, citePath, draft, invalidPaths, disabled
       <ScalarInput id={id} draft={draft} describedBy={describers} invalid={invalid} disabled={disabled} onChange={onChange} />
     );
     const marks = (
-      <CitationMarks id={`${id}-marks`} review={cited.review} notFound={cited.notFound} confidence={cited.citation?.confidence} />
+      <CitationMarks
+        id={`${id}-marks`}
+        review={cited.review}
+        notFound={cited.notFound}
+        confidence={cited.citation?.confidence}
+        probability={cited.citation?.probability}
+      />
     );
     return (
       <div {...cited.target} className={cited.active ? activeFieldClass : undefined}>

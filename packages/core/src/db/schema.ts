@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { Citation } from '../grounding/citation.ts';
+import type { ValueProbabilities } from '../grounding/value-probabilities.ts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
@@ -355,6 +356,8 @@ export const extractionResults = pgTable(
     isVerified: boolean('is_verified').notNull().default(false),
     /** Where each leaf of updated_llm_result is on the pages (grounding/citations.ts), kept in step with it. */
     citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
+    /** How sure the model was of each value of llm_result, by path, when its provider said (grounding/value-probabilities.ts). */
+    valueProbabilities: jsonb('value_probabilities').$type<ValueProbabilities>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

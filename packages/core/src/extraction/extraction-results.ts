@@ -7,6 +7,7 @@ import { getDocument } from '../documents/documents.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import type { Citation } from '../grounding/citation.ts';
 import { citeResult } from '../grounding/citations.ts';
+import { unchangedProbabilities, type ValueProbabilities } from '../grounding/value-probabilities.ts';
 import { newId } from '../ids.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
 import { InvalidSchemaError } from '../schemas/schemas.ts';
@@ -28,6 +29,8 @@ export interface ExtractionResult {
   isVerified: boolean;
   /** Where each leaf of updatedLlmResult is in the document's text, computed whenever it changes. */
   citations: Citation[];
+  /** How sure the model was of each value of llmResult, by path, when its provider said; empty otherwise. */
+  valueProbabilities: ValueProbabilities;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,6 +48,7 @@ const columns = {
   isEdited: extractionResults.isEdited,
   isVerified: extractionResults.isVerified,
   citations: extractionResults.citations,
+  valueProbabilities: extractionResults.valueProbabilities,
   createdAt: extractionResults.createdAt,
   updatedAt: extractionResults.updatedAt,
 };
@@ -110,8 +114,13 @@ export async function listExtractionResults(db: Db, orgId: string, documentId: s
  * yet (its text not extracted, or failed) has every value not found; they are computed again
  * on the next save or edit.
  */
-async function citationsFor(db: Db, documentId: string, result: Record<string, unknown>): Promise<Citation[]> {
-  return citeResult(await storedPages(db, documentId), result);
+async function citationsFor(
+  db: Db,
+  documentId: string,
+  result: Record<string, unknown>,
+  probabilities: ValueProbabilities,
+): Promise<Citation[]> {
+  return citeResult(await storedPages(db, documentId), result, probabilities);
 }
 
 /** Stores a fresh answer, replacing an earlier one of the same revision (and any edits to it). */
@@ -122,9 +131,10 @@ export async function saveExtractionResult(
   prompt: PromptRevision,
   model: string,
   result: Record<string, unknown>,
+  probabilities: ValueProbabilities = {},
 ): Promise<ExtractionResult> {
   const now = new Date();
-  const citations = await citationsFor(db, documentId, result);
+  const citations = await citationsFor(db, documentId, result, probabilities);
   const fresh = {
     llmResult: result,
     updatedLlmResult: result,
@@ -132,6 +142,7 @@ export async function saveExtractionResult(
     isVerified: false,
     model,
     citations,
+    valueProbabilities: probabilities,
     updatedAt: now,
   };
   await db
@@ -172,7 +183,7 @@ export async function updateExtractionResult(
   const citations =
     isDeepStrictEqual(value, current.updatedLlmResult) && current.citations.length > 0
       ? current.citations
-      : await citationsFor(db, documentId, value);
+      : await citationsFor(db, documentId, value, unchangedProbabilities(current.valueProbabilities, current.llmResult, value));
   await db
     .update(extractionResults)
     .set({

@@ -2,12 +2,14 @@ import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Ou
 import type { Db } from '../db/database.ts';
 import { getDocumentPageTexts } from '../documents/document-text.ts';
 import { DomainError, invalidInput, isDomainError } from '../errors.ts';
+import { answerProbabilities, type ValueProbabilities } from '../grounding/value-probabilities.ts';
 import { callLlm, type LlmCallContext } from '../llm/llm-call.ts';
 import type { ModelRegistry } from '../llm/model-registry.ts';
 import type { TokenUsage } from '../llm/usage.ts';
 import { type PromptRevision, resolvePromptRevision } from '../prompts/prompts.ts';
 import type { ResponseFormat, SchemaProblem } from '../schemas/schema-validation.ts';
 import { failureMessage } from '../scrub-errors.ts';
+import { answerLogprobs, LOGPROB_OPTIONS } from './answer-logprobs.ts';
 import { type ExtractionResult, findExtractionResult, saveExtractionResult } from './extraction-results.ts';
 import { recordPromptOutcome } from './prompt-outcomes.ts';
 import { checkValue, schemaOfPrompt } from './result-check.ts';
@@ -116,18 +118,18 @@ async function extract(
   texts: Awaited<ReturnType<typeof getDocumentPageTexts>>,
   options: RunExtractionOptions,
 ): Promise<ExtractionResult> {
-  const { model, value } = await askForAnswer(services, orgId, prompt, texts, options);
-  return saveExtractionResult(services.db, orgId, texts.document.id, prompt, model, value);
+  const { model, value, probabilities } = await askForAnswer(services, orgId, prompt, texts, options);
+  return saveExtractionResult(services.db, orgId, texts.document.id, prompt, model, value, probabilities);
 }
 
-/** Asks the model (twice at most) for an answer satisfying the prompt's schema. */
+/** Asks the model (twice at most) for an answer satisfying the prompt's schema, with how sure it was of each value. */
 async function askForAnswer(
   services: ExtractionServices,
   orgId: string,
   prompt: PromptRevision,
   { document, pages }: Awaited<ReturnType<typeof getDocumentPageTexts>>,
   options: RunExtractionOptions,
-): Promise<{ model: string; value: Record<string, unknown> }> {
+): Promise<{ model: string; value: Record<string, unknown>; probabilities: ValueProbabilities }> {
   const { db } = services;
   const documentId = document.id;
   const text = pages.map((p) => p.text).join('\n\n');
@@ -171,7 +173,7 @@ async function askForAnswer(
     );
   }
   options.signal?.throwIfAborted();
-  return { model: first.model.id, value: answer.value };
+  return { model: first.model.id, value: answer.value, probabilities: answer.probabilities };
 }
 
 function userMessage(prompt: PromptRevision, documentName: string, pageCount: number, text: string): string {
@@ -186,7 +188,7 @@ function userMessage(prompt: PromptRevision, documentName: string, pageCount: nu
 }
 
 type Answer =
-  | { valid: true; value: Record<string, unknown>; text: string }
+  | { valid: true; value: Record<string, unknown>; probabilities: ValueProbabilities; text: string }
   | { valid: false; errors: SchemaProblem[]; text: string };
 
 /** One model call: structured output from the schema (the provider's native mode where it has one), JSON otherwise. */
@@ -208,10 +210,17 @@ async function ask(
       maxRetries: context.maxRetries,
       timeout: context.timeoutMs,
       abortSignal,
+      providerOptions: LOGPROB_OPTIONS,
     });
     const check = checkValue(schema, result.output);
+    const tokens = answerLogprobs(result.providerMetadata);
     const answer: Answer = check.valid
-      ? { valid: true, value: check.value, text: result.text }
+      ? {
+          valid: true,
+          value: check.value,
+          probabilities: tokens ? answerProbabilities(result.text, tokens, check.value) : {},
+          text: result.text,
+        }
       : { valid: false, errors: check.errors, text: result.text };
     return { value: answer, usage: result.usage };
   } catch (error) {

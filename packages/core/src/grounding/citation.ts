@@ -19,8 +19,10 @@ export interface Citation {
   /** The matched words as they are on the page ('' when not found). */
   text: string;
   match: CitationMatch;
-  /** 0..1. */
+  /** 0..1: from the match, and no more than `probability` when there is one. */
   confidence: number;
+  /** How sure the model was of the value (0..1), when its provider reported token log-probabilities. */
+  probability?: number;
 }
 
 /** Confidence of each kind of match (a fuzzy match's is scaled by its similarity, see locate.ts). */

@@ -16,10 +16,12 @@ export function labelWords(key: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-const pathOf = (parent: string, key: string): string => {
+/** The path of a key or an array index under `parent` ('' is the root). */
+export function childPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
   if (parent === '') return /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
-};
+}
 
 /**
  * The strings and numbers of a result, in document order (the order of its keys), depth first.
@@ -33,11 +35,11 @@ export function leafValues(result: Record<string, unknown>): LeafValue[] {
     } else if (typeof value === 'number') {
       if (Number.isFinite(value)) leaves.push({ path, value, label: labelWords(key) });
     } else if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) visit(item, `${path}[${i}]`, key);
+      for (const [i, item] of value.entries()) visit(item, childPath(path, i), key);
     } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) visit(v, pathOf(path, k), k);
+      for (const [k, v] of Object.entries(value)) visit(v, childPath(path, k), k);
     }
   };
-  for (const [k, v] of Object.entries(result)) visit(v, pathOf('', k), k);
+  for (const [k, v] of Object.entries(result)) visit(v, childPath('', k), k);
   return leaves;
 }
