@@ -48,6 +48,7 @@ const EnvSchema = z.object({
   TAVILY_BASE_URL: z.url().optional(),
   BRAVE_SEARCH_API_KEY: z.string().min(1).optional(),
   BRAVE_SEARCH_BASE_URL: z.url().optional(),
+  DOCAGENT_REVIEW_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.7),
   DOCAGENT_WEB_SEARCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   TURN_TTL_SECONDS: z.coerce
     .number()
@@ -95,6 +96,8 @@ export interface Config {
     /** Tables of documents up to this size are made during the request that adds them; larger ones by a job. */
     syncIngestMaxBytes: number;
   };
+  /** Extracted values less sure than this (0..1) are marked "review". */
+  reviewConfidence: number;
   /** The notes agent's web search: the provider's settings (SearXNG by URL, Tavily or Brave by key) and its time limit. */
   webSearch: {
     env: Readonly<Record<string, string | undefined>>;
@@ -138,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inputTimeoutSeconds: e.DOCAGENT_INPUT_TIMEOUT_SECONDS,
     autoCreateTimeoutMs: e.DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS * 1000,
     turnHeartbeatSeconds: e.DOCAGENT_TURN_HEARTBEAT_SECONDS,
+    reviewConfidence: e.DOCAGENT_REVIEW_CONFIDENCE,
     data: {
       runLimits: {
         maxRows: e.DOCAGENT_RUN_MAX_ROWS,

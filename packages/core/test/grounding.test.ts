@@ -17,7 +17,6 @@ import {
   parseAmount,
   parseDates,
   pdftotextAvailable,
-  reviewThreshold,
   valueKeys,
 } from '../src/index.ts';
 import { buildSampleCorpus, type Sample } from '../src/testing/sample-corpus.ts';
@@ -177,10 +176,8 @@ describe('locating values on pages', () => {
       ],
     );
     assert.deepEqual(byPath(citations, 'currency').boxes, []);
-    assert.deepEqual(fieldsToReview(citations), ['currency']);
-    assert.equal(reviewThreshold({}), 0.7);
-    assert.equal(reviewThreshold({ DOCAGENT_REVIEW_CONFIDENCE: '0.95' }), 0.95);
-    assert.equal(reviewThreshold({ DOCAGENT_REVIEW_CONFIDENCE: 'lots' }), 0.7);
+    assert.deepEqual(fieldsToReview(citations, 0.7), ['currency']);
+    assert.deepEqual(fieldsToReview(citations, 0.92), ['date', 'ship_mode', 'total', 'currency']);
     const total = byPath(citations, 'total');
     assert.deepEqual(total.boxes, [{ x: 50 + 6 * 6 + 4, y: 50 + 3 * 14, width: 9 * 6, height: 10 }]);
   });
@@ -216,7 +213,7 @@ describe('locating values on pages', () => {
         ['quote', 'exact'],
       ],
     );
-    assert.deepEqual(fieldsToReview(citations), []);
+    assert.deepEqual(fieldsToReview(citations, 0.7), []);
   });
 
   test('a value that occurs twenty times is the one nearest to its label; without a label, the first', () => {
@@ -292,7 +289,7 @@ describe('locating values on pages', () => {
     assert.equal(city.text, 'Chinandcga');
     assert.ok(city.confidence >= 0.3 && city.confidence < 0.7, `fuzzy and a poor OCR word: ${city.confidence}`);
     assert.equal(byPath(citations, 'who').confidence, 0.95, 'an OCR word read at 95 keeps its match confidence');
-    assert.deepEqual(fieldsToReview(citations), ['city']);
+    assert.deepEqual(fieldsToReview(citations, 0.7), ['city']);
   });
 });
 

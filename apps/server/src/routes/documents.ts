@@ -6,7 +6,6 @@ import {
   invalidInput,
   listDocuments,
   openDocumentFile,
-  reviewThreshold,
   type UploadDatasetTarget,
   updateDocument,
   uploadDocumentsToDataset,
@@ -141,7 +140,7 @@ export function documentRoutes(app: ZodApp, { config, documents: services, data 
         nameSearch: q.name_search,
         metadataSearch: parseMetadataSearch(q.metadata_search),
         autoCreateStatus: q.auto_create_status,
-        reviewBelow: q.needs_review ? reviewThreshold() : undefined,
+        reviewBelow: q.needs_review ? config.reviewConfidence : undefined,
       });
       return { documents: page.documents.map(toDocument), total_count: page.total, skip: q.skip };
     },

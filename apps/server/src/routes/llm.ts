@@ -59,7 +59,7 @@ const ResultBodySchema = z.object({
     .describe('Paths whose confidence is under the review threshold (DOCAGENT_REVIEW_CONFIDENCE, 0.7)'),
 });
 
-const toBody = (r: ExtractionResult): z.infer<typeof ResultBodySchema> => ({
+const toBody = (r: ExtractionResult, reviewBelow: number): z.infer<typeof ResultBodySchema> => ({
   prompt_revid: r.promptRevid,
   prompt_id: r.promptId,
   prompt_version: r.promptVersion,
@@ -73,7 +73,7 @@ const toBody = (r: ExtractionResult): z.infer<typeof ResultBodySchema> => ({
   created_at: iso(r.createdAt),
   updated_at: iso(r.updatedAt),
   citations: r.citations,
-  fields_to_review: fieldsToReview(r.citations),
+  fields_to_review: fieldsToReview(r.citations, reviewBelow),
 });
 
 const errors = {
@@ -147,7 +147,8 @@ const settingsBody = (o: LlmOverview): z.infer<typeof SettingsBodySchema> => ({
   can_store_keys: o.canStoreKeys,
 });
 
-export function llmRoutes(app: ZodApp, { extraction, waitingExtractions }: RouteDeps): void {
+export function llmRoutes(app: ZodApp, { config, extraction, waitingExtractions }: RouteDeps): void {
+  const body = (r: ExtractionResult) => toBody(r, config.reviewConfidence);
   const { db, llm } = extraction;
 
   app.post(
@@ -167,7 +168,7 @@ export function llmRoutes(app: ZodApp, { extraction, waitingExtractions }: Route
     async (request) => {
       const { prompt_revid, force } = request.query;
       const run = await runExtraction(extraction, orgOf(request).orgId, request.params.document_id, prompt_revid, { force });
-      return { status: 'success' as const, result_id: run.result.id, reused: run.reused, result: toBody(run.result) };
+      return { status: 'success' as const, result_id: run.result.id, reused: run.reused, result: body(run.result) };
     },
   );
 
@@ -184,7 +185,7 @@ export function llmRoutes(app: ZodApp, { extraction, waitingExtractions }: Route
     },
     async (request) => {
       const { prompt_revid, fallback } = request.query;
-      return toBody(await getExtractionResult(db, orgOf(request).orgId, request.params.document_id, prompt_revid, { fallback }));
+      return body(await getExtractionResult(db, orgOf(request).orgId, request.params.document_id, prompt_revid, { fallback }));
     },
   );
 
@@ -201,7 +202,7 @@ export function llmRoutes(app: ZodApp, { extraction, waitingExtractions }: Route
       },
     },
     async (request) =>
-      toBody(
+      body(
         await updateExtractionResult(db, orgOf(request).orgId, request.params.document_id, request.query.prompt_revid, {
           updatedLlmResult: request.body.updated_llm_result,
           isVerified: request.body.is_verified,
@@ -238,7 +239,7 @@ export function llmRoutes(app: ZodApp, { extraction, waitingExtractions }: Route
       },
     },
     async (request) => ({
-      results: (await listExtractionResults(db, orgOf(request).orgId, request.params.document_id)).map(toBody),
+      results: (await listExtractionResults(db, orgOf(request).orgId, request.params.document_id)).map(body),
     }),
   );
 

@@ -76,11 +76,15 @@ async function walkThrough(page: Page, _problems: BrowserProblems): Promise<void
   assert.equal(await rowOf(page, 'c.txt').getByRole('button', { name: 'Filter by tag invoices' }).count(), 0);
   await page.screenshot({ path: join(ARTIFACTS, `document-tags-bulk-${testDatabaseKind()}.png`) });
 
-  // A prompt runs on both, one after the other.
+  // A prompt runs on both as a batch on the server, its progress in the bar.
   const before = app.fake.requests.length;
   await bar.getByLabel('Run a prompt on the chosen documents').selectOption({ label: 'Document Summary' });
-  await bar.getByText('Ran the prompt on 2 documents.').waitFor();
+  const run = bar.getByRole('list', { name: 'Prompt run on the chosen documents' });
+  await run.getByText('2 chosen documents').waitFor();
+  await run.getByText('2 of 2 done · 2 succeeded · 0 failed').waitFor();
+  await run.getByText('finished').waitFor();
   assert.equal(app.fake.requests.length - before, 2, 'one model call per chosen document');
+  await page.screenshot({ path: join(ARTIFACTS, `document-tags-bulk-run-${testDatabaseKind()}.png`) });
 
   // The export is a JSON file of the chosen documents and their results.
   const download = page.waitForEvent('download');

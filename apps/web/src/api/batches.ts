@@ -26,8 +26,11 @@ export interface BatchDocument {
   updated_at: string;
 }
 
-/** How the documents of a new batch are chosen: by tags (all of them) or by a text in their name. */
-export type BatchChoice = { tag_ids: string[] } | { name_search: string };
+/** How the documents of a new batch are chosen: by tags (all of them), by a text in their name, or one by one. */
+export type BatchChoice = { tag_ids: string[] } | { name_search: string } | { document_ids: string[] };
+
+/** What starts a batch: the documents, and the revision to run (the prompt's latest when absent). */
+export type BatchStart = BatchChoice & { prompt_revid?: string };
 
 const batchesKey = (orgId: string, promptId: string) => ['orgs', orgId, 'prompts', promptId, 'batches'] as const;
 const batchPath = (orgId: string, batchId: string) => `${orgApiPath(orgId)}/batches/${encodeURIComponent(batchId)}`;
@@ -61,10 +64,22 @@ function useBatchAction<Input>(orgId: string, promptId: string, send: (input: In
   });
 }
 
+/** Starts a batch of a prompt: its jobs run on the server, whoever watches. */
+export function startBatch(orgId: string, promptId: string, start: BatchStart) {
+  return postJson<Batch>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(promptId)}/batches`, { body: start });
+}
+
 export function useStartBatchMutation(orgId: string, promptId: string) {
-  return useBatchAction(orgId, promptId, (choice: BatchChoice) =>
-    postJson<Batch>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(promptId)}/batches`, { body: choice }),
-  );
+  return useBatchAction(orgId, promptId, (start: BatchStart) => startBatch(orgId, promptId, start));
+}
+
+/** One batch of a prompt, read again every second while it runs (and when it is cancelled or retried). */
+export function useBatchQuery(orgId: string, promptId: string, batchId: string) {
+  return useQuery({
+    queryKey: [...batchesKey(orgId, promptId), batchId],
+    queryFn: () => getJson<Batch>(batchPath(orgId, batchId)),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
+  });
 }
 
 export function useCancelBatchMutation(orgId: string, promptId: string) {

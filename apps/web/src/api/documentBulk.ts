@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { deleteNoContent, getJson, postJson, putJson } from './client';
+import { deleteNoContent, getJson, putJson } from './client';
 import { documentPath, documentsQueryKey } from './documents';
 import type { ExtractionResult } from './extraction';
 import { orgApiPath } from './queries';
@@ -15,8 +15,8 @@ export interface BulkOutcome {
 export type BulkProgress = (done: number, total: number) => void;
 
 /**
- * Runs `action` on each document in turn (one at a time: a prompt run is a model call, and a
- * burst of them would meet the provider's rate limit), collecting failures instead of stopping.
+ * Runs `action` on each document in turn, collecting failures instead of stopping. (Running a
+ * prompt on them is a batch on the server instead: model calls outlive the page.)
  */
 async function eachDocument(
   documents: DocumentSummary[],
@@ -41,11 +41,7 @@ export function putDocumentTags(orgId: string, documentId: string, tagIds: strin
   return putJson<DocumentSummary>(documentPath(orgId, documentId), { body: { tag_ids: tagIds } });
 }
 
-export type BulkAction =
-  | { kind: 'addTag'; tagId: string }
-  | { kind: 'removeTag'; tagId: string }
-  | { kind: 'runPrompt'; promptRevid: string }
-  | { kind: 'delete' };
+export type BulkAction = { kind: 'addTag'; tagId: string } | { kind: 'removeTag'; tagId: string } | { kind: 'delete' };
 
 /** One action over the chosen documents; the list is read again afterwards, whatever happened. */
 export function useBulkActionMutation(orgId: string, progress: BulkProgress) {
@@ -65,10 +61,6 @@ export function useBulkActionMutation(orgId: string, progress: BulkProgress) {
                 orgId,
                 document.id,
                 document.tag_ids.filter((id) => id !== action.tagId),
-              );
-            case 'runPrompt':
-              return postJson(
-                `${orgApiPath(orgId)}/llm/run/${encodeURIComponent(document.id)}?${new URLSearchParams({ prompt_revid: action.promptRevid, force: 'true' })}`,
               );
             case 'delete':
               return deleteNoContent(documentPath(orgId, document.id));

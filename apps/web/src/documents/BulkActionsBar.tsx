@@ -1,10 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { startBatch } from '../api/batches';
 import { errorMessage } from '../api/client';
 import { type BulkAction, type BulkOutcome, exportDocuments, useBulkActionMutation } from '../api/documentBulk';
-import { usePromptChoicesQuery } from '../api/prompts';
+import { type Prompt, usePromptChoicesQuery } from '../api/prompts';
 import { type Tag, useTagsQuery } from '../api/tags';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
+import { BulkPromptRun } from './BulkPromptRun';
 
 const selectClass =
   'rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 text-sm text-slate-800 focus:border-slate-500 focus:ring-2 focus:ring-slate-200 focus:outline-none disabled:opacity-60';
@@ -12,7 +15,6 @@ const selectClass =
 const verbs: Record<BulkAction['kind'], string> = {
   addTag: 'Tagged',
   removeTag: 'Untagged',
-  runPrompt: 'Ran the prompt on',
   delete: 'Deleted',
 };
 
@@ -64,7 +66,22 @@ export function BulkActionsBar({ orgId, selected, onClear }: BulkActionsBarProps
   const tags = useTagsQuery(orgId);
   const prompts = usePromptChoicesQuery(orgId);
   const bulk = useBulkActionMutation(orgId, (done, total) => setProgress({ done, total }));
-  const busy = bulk.isPending || progress !== null;
+  const [promptRun, setPromptRun] = useState<{ promptId: string; batchId: string } | null>(null);
+  const startRun = useMutation({
+    mutationFn: (prompt: Prompt) =>
+      startBatch(orgId, prompt.prompt_id, { prompt_revid: prompt.prompt_revid, document_ids: selected.map((d) => d.id) }),
+    onSuccess: (batch) => setPromptRun({ promptId: batch.prompt_id, batchId: batch.batch_id }),
+    onError: (error) => setReport(`The prompt could not start: ${errorMessage(error)}`),
+  });
+  const busy = bulk.isPending || progress !== null || startRun.isPending;
+
+  function runPrompt(promptRevid: string) {
+    const prompt = prompts.data?.find((p) => p.prompt_revid === promptRevid);
+    if (!prompt) return;
+    setReport(null);
+    setPromptRun(null);
+    startRun.mutate(prompt);
+  }
 
   function run(action: BulkAction) {
     setReport(null);
@@ -131,7 +148,7 @@ export function BulkActionsBar({ orgId, selected, onClear }: BulkActionsBarProps
         className={selectClass}
         value=""
         disabled={busy || !prompts.data}
-        onChange={(event) => run({ kind: 'runPrompt', promptRevid: event.target.value })}
+        onChange={(event) => runPrompt(event.target.value)}
       >
         <option value="">Run prompt…</option>
         {(prompts.data ?? []).map((prompt) => (
@@ -152,6 +169,11 @@ export function BulkActionsBar({ orgId, selected, onClear }: BulkActionsBarProps
       <span role="status" className="basis-full text-xs text-indigo-950 empty:hidden">
         {progress ? `Working: ${progress.done} of ${progress.total}…` : (report ?? '')}
       </span>
+      {promptRun && (
+        <div className="basis-full">
+          <BulkPromptRun orgId={orgId} {...promptRun} />
+        </div>
+      )}
     </div>
   );
 }

@@ -8,7 +8,8 @@ function describe(batch: Batch): string {
   const { selection } = batch;
   if (selection.name_search !== undefined) return `documents named “${selection.name_search}”`;
   if (selection.tag_ids) return `documents with ${selection.tag_ids.length === 1 ? 'a tag' : `${selection.tag_ids.length} tags`}`;
-  return 'chosen documents';
+  const chosen = selection.document_ids?.length ?? 0;
+  return `${chosen} chosen document${chosen === 1 ? '' : 's'}`;
 }
 
 /** One batch: its progress, what failed and why, and cancel or retry. */

@@ -28,14 +28,7 @@ export interface Citation {
 /** Confidence of each kind of match (a fuzzy match's is scaled by its similarity, see locate.ts). */
 export const MATCH_CONFIDENCE = { exact: 0.95, normalized: 0.9, fuzzyLow: 0.5, fuzzyHigh: 0.8, notFound: 0.2 } as const;
 
-/** Fields under this confidence are marked for review: DOCAGENT_REVIEW_CONFIDENCE, 0.7 by default. */
-export function reviewThreshold(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DOCAGENT_REVIEW_CONFIDENCE;
-  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
-  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : 0.7;
-}
-
-/** The paths of the fields whose citation is less sure than the threshold. */
-export function fieldsToReview(citations: readonly Citation[], threshold = reviewThreshold()): string[] {
+/** The paths of the fields whose citation is less sure than the threshold (the server's DOCAGENT_REVIEW_CONFIDENCE). */
+export function fieldsToReview(citations: readonly Citation[], threshold: number): string[] {
   return citations.filter((c) => c.confidence < threshold).map((c) => c.path);
 }
