@@ -818,3 +818,81 @@ export const promptBatchItems = pgTable(
   },
   (t) => [primaryKey({ columns: [t.batchId, t.documentId] }), index('prompt_batch_items_status_idx').on(t.batchId, t.status)],
 );
+
+export const PERMISSION_EFFECTS = ['allow', 'deny'] as const;
+
+/**
+ * A standing decision on calls of a tool (`*`: every tool) whose arguments match `pattern` (JSON
+ * path → glob; empty: any call): the organization's (no user) or one person's. Decided by the
+ * agent's decision function for chat, auto-create and MCP alike (deny before ask before allow).
+ */
+export const permissionRules = pgTable(
+  'permission_rules',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Null: a rule of the whole organization (admins make those); else the person's own. */
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    pattern: jsonb('pattern').$type<Record<string, string>>().notNull().default({}),
+    effect: text('effect', { enum: PERMISSION_EFFECTS }).notNull(),
+    note: text('note').notNull().default(''),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('permission_rules_org_idx').on(t.orgId, t.userId)],
+);
+
+/** Where an organization's events are pushed: a URL, the events it wants, and the secret its bodies are signed with. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** Event types (`document.uploaded`, ...) it receives. */
+    events: jsonb('events').$type<string[]>().notNull(),
+    description: text('description').notNull().default(''),
+    /** Encrypted with the server secret (secret-box.ts); shown to people once, when made. */
+    secretEncrypted: text('secret_encrypted').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_org_idx').on(t.orgId)],
+);
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
+/** One event for one endpoint: its body as signed, and how sending it went (the delivery log). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** The event's id, the same for every endpoint it goes to (receivers deduplicate on it). */
+    eventId: text('event_id').notNull(),
+    event: text('event').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** The receiver's HTTP status on the last attempt; null when it did not answer. */
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt)],
+);
