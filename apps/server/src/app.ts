@@ -12,6 +12,7 @@ import {
   type TextExtractionScheduler,
   tableCacheDirOf,
   type WaitingExtractionsScheduler,
+  type WebhookScheduler,
 } from '@docagent/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -25,6 +26,7 @@ import { registerAuth } from './http/auth.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerInputHygiene } from './http/input-hygiene.ts';
 import { loggerOptions } from './http/logging.ts';
+import { registerRequestTracing } from './http/request-tracing.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -48,6 +50,7 @@ import { memberRoutes } from './routes/members.ts';
 import { noteRoutes } from './routes/notes.ts';
 import { ocrRoutes } from './routes/ocr.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { permissionRuleRoutes } from './routes/permission-rules.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { promptBatchRoutes } from './routes/prompt-batches.ts';
 import { promptExportRoutes } from './routes/prompt-export.ts';
@@ -56,6 +59,7 @@ import { schemaInferenceRoutes } from './routes/schema-inference.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webAppRoutes } from './routes/web-app.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { agentSocketRoutes } from './ws/agent-ws-routes.ts';
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -68,7 +72,12 @@ export interface AppOptions {
    * Where uploads hand documents to the text pipeline, auto-create runs are queued, and documents
    * waiting for a model are handed on once there is one (the job queue).
    */
-  scheduler: TextExtractionScheduler & AutoCreateScheduler & WaitingExtractionsScheduler & TableIngestScheduler & BatchScheduler;
+  scheduler: TextExtractionScheduler &
+    AutoCreateScheduler &
+    WaitingExtractionsScheduler &
+    TableIngestScheduler &
+    BatchScheduler &
+    WebhookScheduler;
   /** The model layer every LLM call goes through. */
   llm: ModelRegistry;
   /** A pino instance or options; tests pass `false`. */
@@ -102,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestTracing(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -155,11 +165,11 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     await executors.close();
     if (!options.tableIngest) await ingest.close();
   });
-  const extraction = { db, llm: options.llm };
   const data = createDataServices(ingest, executors, options.scheduler, config);
   const events =
     options.events ??
     new EventBus({ onError: (error, event) => app.log.error({ err: error, event: event.type }, 'an event handler failed') });
+  const extraction = { db, llm: options.llm, events };
   const documents = { db, blobs, scheduler: options.scheduler, events };
   const deps: RouteDeps = {
     db,
@@ -199,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   accountRoutes(app, deps);
   organizationRoutes(app, deps);
   apiTokenRoutes(app, deps);
+  permissionRuleRoutes(app, deps);
   documentRoutes(app, deps);
   ocrRoutes(app, deps);
   jsonSchemaRoutes(app, deps);
@@ -223,6 +234,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   datasetChatRoutes(app, deps);
   datasetRowRoutes(app, deps);
   dataRunRoutes(app, deps);
+  webhookRoutes(app, deps, options.scheduler);
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   type DatabaseTarget,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS,
   databaseTargetFromEnv,
   type ExecutionLimits,
   type LlmEnv,
@@ -50,6 +51,18 @@ const EnvSchema = z.object({
   BRAVE_SEARCH_BASE_URL: z.url().optional(),
   DOCAGENT_REVIEW_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.7),
   DOCAGENT_WEB_SEARCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+  // Set but empty is how many deployments say "off".
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('docagent'),
+  DOCAGENT_WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
+  DOCAGENT_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
+  DOCAGENT_WEBHOOK_RETRY_DELAYS_SECONDS: z
+    .string()
+    .trim()
+    .regex(/^(\d+(\s*,\s*\d+)*)?$/, 'must be whole seconds separated by commas, e.g. 30,120,600,3600,21600')
+    .transform((v) => (v === '' ? [] : v.split(',').map((n) => Number(n.trim()))))
+    .refine((delays) => delays.length <= 20, 'may list at most 20 delays')
+    .optional(),
   TURN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -96,12 +109,25 @@ export interface Config {
     /** Tables of documents up to this size are made during the request that adds them; larger ones by a job. */
     syncIngestMaxBytes: number;
   };
+  /**
+   * OpenTelemetry tracing: spans go over OTLP/HTTP to the endpoint when there is one (the exporter
+   * reads the other OTEL_* variables itself); without it nothing is set up.
+   */
+  telemetry: { otlpEndpoint: string | undefined; serviceName: string };
   /** Extracted values less sure than this (0..1) are marked "review". */
   reviewConfidence: number;
   /** The notes agent's web search: the provider's settings (SearXNG by URL, Tavily or Brave by key) and its time limit. */
   webSearch: {
     env: Readonly<Record<string, string | undefined>>;
     timeoutMs: number;
+  };
+  webhooks: {
+    /** Endpoints on loopback, private, link-local or unique-local addresses are refused unless this is set. */
+    allowPrivate: boolean;
+    /** One attempt's bound. */
+    timeoutMs: number;
+    /** Waits before each retry; their count + 1 attempts in all. */
+    retryDelaysSeconds: number[];
   };
 }
 
@@ -142,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoCreateTimeoutMs: e.DOCAGENT_AUTO_CREATE_TIMEOUT_SECONDS * 1000,
     turnHeartbeatSeconds: e.DOCAGENT_TURN_HEARTBEAT_SECONDS,
     reviewConfidence: e.DOCAGENT_REVIEW_CONFIDENCE,
+    telemetry: { otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME },
     data: {
       runLimits: {
         maxRows: e.DOCAGENT_RUN_MAX_ROWS,
@@ -159,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         BRAVE_SEARCH_BASE_URL: e.BRAVE_SEARCH_BASE_URL,
       },
       timeoutMs: e.DOCAGENT_WEB_SEARCH_TIMEOUT_SECONDS * 1000,
+    },
+    webhooks: {
+      allowPrivate: e.DOCAGENT_WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: e.DOCAGENT_WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryDelaysSeconds: e.DOCAGENT_WEBHOOK_RETRY_DELAYS_SECONDS ?? DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS,
     },
   };
 }

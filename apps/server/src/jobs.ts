@@ -6,6 +6,7 @@ import {
   extractDocumentText,
   JobQueue,
   type ModelRegistry,
+  subscribeWebhooks,
   type TableIngestServices,
   type TextExtractionScheduler,
 } from '@docagent/core';
@@ -27,7 +28,7 @@ export async function startJobQueue(
 ): Promise<JobQueue> {
   const { db } = database;
   const blobs = new DatabaseBlobStore(db);
-  const extraction = { db, llm };
+  const extraction = { db, llm, events };
   // The headless agent's tools may schedule text extraction on the queue it is a worker of.
   let queue: JobQueue | undefined;
   const scheduler: TextExtractionScheduler = {
@@ -44,6 +45,7 @@ export async function startJobQueue(
       extraction,
       autoCreate: new AutoCreateRun(agent.engine, { timeoutMs: config.autoCreateTimeoutMs }),
       tableIngest,
+      webhooks: { db, box: llm.options.secretBox, ...config.webhooks },
     },
     {
       workers,
@@ -52,5 +54,7 @@ export async function startJobQueue(
       llmRetryDelaySeconds: config.llm.jobRetryDelaySeconds,
     },
   );
+  // Events of this process (uploads, texts, prompts, turns) become webhook deliveries on the queue.
+  if (events) subscribeWebhooks(events, { db, scheduler: queue });
   return queue;
 }

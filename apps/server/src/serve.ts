@@ -13,6 +13,7 @@ import { tableIngestOf } from './data.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
 import { closeOnSignal } from './shutdown.ts';
+import { startTelemetry } from './telemetry.ts';
 
 function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string {
   const loginUrl = `${baseUrl}/login?email=${encodeURIComponent(creds.email)}`;
@@ -39,6 +40,7 @@ function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string
  * until SIGTERM or SIGINT, which stop taking requests and let in-flight ones finish.
  */
 export async function serve(config: Config): Promise<void> {
+  startTelemetry(config);
   const database = await openDatabase(config.database, 'server');
   const tableIngest = tableIngestOf(database, new DatabaseBlobStore(database.db));
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;

@@ -1,4 +1,4 @@
-import { DatabaseBlobStore, DomainError, migrateDatabase, openDatabase } from '@docagent/core';
+import { DatabaseBlobStore, DomainError, EventBus, migrateDatabase, openDatabase } from '@docagent/core';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { tableIngestOf } from './data.ts';
@@ -6,6 +6,7 @@ import { loggerOptions } from './http/logging.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
 import { closeOnSignal } from './shutdown.ts';
+import { startTelemetry } from './telemetry.ts';
 
 /**
  * `docagent worker`: works text-extraction and prompt jobs in a process of its own, next to servers
@@ -19,13 +20,18 @@ export async function runWorker(config: Config): Promise<void> {
         'where the server already runs its workers (DOCAGENT_WORKERS).',
     );
   }
+  startTelemetry(config);
   const log = pino(loggerOptions(config.logLevel));
   const workers = Math.max(config.workers, 1);
   const database = await openDatabase(config.database, 'worker');
   const tableIngest = tableIngestOf(database, new DatabaseBlobStore(database.db));
   try {
     await migrateDatabase(database);
-    const queue = await startJobQueue(database, config, workers, createModelRegistry(database, config), tableIngest);
+    // The worker's own bus: events of the jobs it works (texts ready, prompts run) reach webhooks too.
+    const events = new EventBus({
+      onError: (error, event) => log.error({ err: error, event: event.type }, 'an event handler failed'),
+    });
+    const queue = await startJobQueue(database, config, workers, createModelRegistry(database, config), tableIngest, events);
     log.info({ database: database.describe, workers }, 'docagent worker is ready');
     closeOnSignal(log, 'letting running jobs finish', async () => {
       await queue.stop();

@@ -30,6 +30,7 @@ before(async () => {
       scheduleWaitingExtractions: async () => {},
       scheduleTableIngest: async () => {},
       scheduleBatchItems: async () => {},
+      scheduleWebhookAttempts: async () => {},
     },
     llm: createModelRegistry(database, config),
     // The server's own logger configuration, writing here instead of to stdout.

@@ -148,6 +148,9 @@ before(async () => {
     turn_id: UNKNOWN_ID,
     run_id: UNKNOWN_ID,
     batch_id: UNKNOWN_ID,
+    rule_id: UNKNOWN_ID,
+    webhook_id: UNKNOWN_ID,
+    delivery_id: UNKNOWN_ID,
     evaluation_id: UNKNOWN_ID,
     // The two evaluations compared (query parameters).
     a: UNKNOWN_ID,

@@ -23,6 +23,9 @@ test('closing the app (what SIGTERM does) lets an in-flight request finish and r
     scheduleBatchItems: async () => {
       throw new Error('this test runs no batch');
     },
+    scheduleWebhookAttempts: async () => {
+      throw new Error('this test has no webhooks');
+    },
   };
   const config = loadConfig({});
   const llm = createModelRegistry(database, config);

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { PermissionRule } from '@docagent/core';
 import { z } from 'zod';
-import { type DeclaredWrite, decide, defineTool, type Permissions, type ToolContext } from '../src/index.ts';
+import {
+  type Decision,
+  type DeclaredWrite,
+  decide,
+  defineTool,
+  type Permissions,
+  type ToolContext,
+  type ToolDefinition,
+} from '../src/index.ts';
 
 const readTool = defineTool({
   name: 'read_it',
@@ -45,7 +54,12 @@ const context = {
   subject: { kind: 'document', id: 'doc-1' },
   workingState: {},
 } as unknown as ToolContext;
-const person = (over: Partial<Permissions> = {}): Permissions => ({ autoApprove: false, autoApprovedTools: [], ...over });
+const person = (over: Partial<Permissions> = {}): Permissions => ({
+  autoApprove: false,
+  autoApprovedTools: [],
+  rules: [],
+  ...over,
+});
 const headless = (declaredWrites: DeclaredWrite[]): Permissions => ({ ...person(), declaredWrites });
 
 test("a person's turn: reads run, writes ask unless allowed ahead", async () => {
@@ -99,4 +113,86 @@ test('a read that spends model calls asks first, is allowed ahead like a write, 
   assert.equal((await decide(costly, {}, person({ autoApprovedTools: ['infer_it'] }), context)).effect, 'allow');
   assert.equal((await decide(costly, {}, headless([]), context)).effect, 'deny');
   assert.equal((await decide(costly, {}, headless([{ tool: 'infer_it' }]), context)).effect, 'allow');
+});
+
+let ruleCount = 0;
+const rule = (over: Partial<PermissionRule> & Pick<PermissionRule, 'tool' | 'effect'>): PermissionRule => ({
+  id: `rule-${++ruleCount}`,
+  orgId: 'o',
+  userId: 'u-1',
+  pattern: {},
+  note: '',
+  createdBy: 'u-1',
+  createdAt: new Date(0),
+  ...over,
+});
+
+test('rules: deny before ask before allow, by tool and argument globs, the organization and the person alike', async () => {
+  const table: Array<[string, PermissionRule[], ToolDefinition, unknown, Permissions['planMode'], Decision['effect'], string?]> =
+    [];
+  const allowOnDoc = rule({ tool: 'on_doc', effect: 'allow', pattern: { document_id: 'doc-*' } });
+  const denyDoc9 = rule({ tool: 'on_doc', effect: 'deny', pattern: { document_id: 'doc-9' }, userId: null, note: 'archived' });
+  const allowAll = rule({ tool: '*', effect: 'allow', userId: null });
+  const denyReads = rule({ tool: 'read_it', effect: 'deny' });
+  table.push(
+    ['no rule: a write asks', [], onDocTool, { document_id: 'doc-1' }, false, 'ask'],
+    [
+      'an allow rule whose glob matches lets it through',
+      [allowOnDoc],
+      onDocTool,
+      { document_id: 'doc-1' },
+      false,
+      'allow',
+      allowOnDoc.id,
+    ],
+    [
+      'an allow rule whose glob does not match leaves it asking',
+      [allowOnDoc],
+      onDocTool,
+      { document_id: 'memo-1' },
+      false,
+      'ask',
+    ],
+    ['an argument the call lacks matches no glob', [allowOnDoc], onDocTool, {}, false, 'ask'],
+    [
+      "the organization's deny beats the person's allow",
+      [allowOnDoc, denyDoc9],
+      onDocTool,
+      { document_id: 'doc-9' },
+      false,
+      'deny',
+      denyDoc9.id,
+    ],
+    ['a deny rule refuses even a read-only tool', [denyReads], readTool, {}, false, 'deny', denyReads.id],
+    ['a rule of another tool does not apply', [allowOnDoc], deleteTool, { id: 'doc-1' }, false, 'ask'],
+    [
+      '* covers every tool; the most specific allow is the one named',
+      [allowAll, allowOnDoc],
+      onDocTool,
+      { document_id: 'doc-1' },
+      false,
+      'allow',
+      allowOnDoc.id,
+    ],
+    ['plan mode refuses a write, even one a rule allows', [allowAll], deleteTool, { id: 'x' }, true, 'deny'],
+    ['plan mode lets reads run', [], readTool, {}, true, 'allow'],
+  );
+  for (const [what, rules, tool, input, planMode, effect, ruleId] of table) {
+    const decision = await decide(tool, input, person({ rules, planMode }), context);
+    assert.equal(decision.effect, effect, what);
+    assert.equal(decision.ruleId, ruleId, `${what}: the rule that decided`);
+  }
+  const denied = await decide(onDocTool, { document_id: 'doc-9' }, person({ rules: [denyDoc9] }), context);
+  assert.equal(denied.reason, 'Refused by the organization\'s rule to deny on_doc where document_id matches "doc-9" (archived).');
+  const planned = await decide(deleteTool, { id: 'x' }, person({ planMode: true }), context);
+  assert.match(planned.reason, /^Plan mode: nothing may be changed until the person approves your plan/);
+});
+
+test('rules never widen a headless run beyond its declared writes, but its deny rules still hold', async () => {
+  const allowAll = rule({ tool: '*', effect: 'allow', userId: null });
+  const denyMake = rule({ tool: 'make_it', effect: 'deny', userId: null });
+  const run = { ...headless([{ tool: 'make_it' }]), rules: [allowAll] };
+  assert.equal((await decide(deleteTool, { id: 'x' }, run, context)).effect, 'deny');
+  assert.equal((await decide(makeTool, { name: 'new' }, run, context)).effect, 'allow');
+  assert.equal((await decide(makeTool, { name: 'new' }, { ...run, rules: [denyMake] }, context)).effect, 'deny');
 });

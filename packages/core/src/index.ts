@@ -75,6 +75,9 @@ export * from './llm/model-registry.ts';
 export * from './llm/secret-box.ts';
 export * from './llm/usage.ts';
 export * from './llm/usage-summary.ts';
+export * from './permissions/permission-rules.ts';
+export { coveringRule, describeRule, ruleCovers } from './permissions/rule-match.ts';
+export { literalGlob, matchesPattern, PATTERN_LIMITS, patternProblems, type RulePattern } from './permissions/rule-pattern.ts';
 export * from './projects/note-diff.ts';
 export * from './projects/note-rules.ts';
 export * from './projects/note-versions.ts';
@@ -89,9 +92,29 @@ export * from './schemas/schemas.ts';
 export * from './scrub-errors.ts';
 export * from './storage/blob-store.ts';
 export * from './tags/tags.ts';
+export * from './telemetry/tracing.ts';
+export * from './telemetry/tracing-install.ts';
 export * from './text/extract-text.ts';
 export type { OcrEngineName } from './text/ocr.ts';
 export { tesseractCliAvailable } from './text/ocr.ts';
 export { type PdfEngineName, pdftotextAvailable } from './text/pdf-engine.ts';
 export * from './text/types.ts';
 export * from './web-search/web-search.ts';
+export * from './webhooks/deliveries.ts';
+export * from './webhooks/delivery-job.ts';
+export {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  MAX_WEBHOOK_ENDPOINTS,
+  rollWebhookSecret,
+  updateWebhookEndpoint,
+  type WebhookEndpoint,
+  type WebhookEndpointInput,
+  type WebhookEndpointServices,
+} from './webhooks/endpoints.ts';
+export * from './webhooks/event-payloads.ts';
+export { ALLOW_PRIVATE_HINT, checkWebhookTarget, isPrivateAddress, parseWebhookUrl } from './webhooks/private-address.ts';
+export * from './webhooks/signature.ts';
+export { subscribeWebhooks } from './webhooks/subscriber.ts';

@@ -1,4 +1,4 @@
-import { withoutUserContent } from '@docagent/core';
+import { activeTraceIds, withoutUserContent } from '@docagent/core';
 import type { FastifyRequest } from 'fastify';
 import { type LoggerOptions, stdSerializers } from 'pino';
 
@@ -29,11 +29,13 @@ export const serializeError = (error: Error) => stdSerializers.err(withoutUserCo
 
 /**
  * The configuration of every logger of ours: the server's (fastify) and the worker's. Request
- * bodies are never logged: the request serializer takes the method, URL and addresses only.
+ * bodies are never logged: the request serializer takes the method, URL and addresses only. A
+ * line written inside a traced span carries `trace_id` and `span_id`, to find its trace from it.
  */
 export const loggerOptions = (level: string) =>
   ({
     level,
     redact: logRedaction,
     serializers: { req: serializeRequest, err: serializeError },
+    mixin: () => activeTraceIds() ?? {},
   }) satisfies LoggerOptions;

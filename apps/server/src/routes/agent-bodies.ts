@@ -33,6 +33,12 @@ export const ChatBody = z.strictObject({
   stream: z.boolean().optional(),
   auto_approve: z.boolean().optional(),
   auto_approved_tools: z.array(z.string().max(100)).max(100).optional(),
+  plan_mode: z
+    .boolean()
+    .optional()
+    .describe(
+      'Plan first: tools that change data are refused this turn; the agent answers with its plan for the person to approve',
+    ),
   thread_id: id.optional(),
   truncate_thread_to_message_count: z.number().int().min(0).optional(),
   max_steps: z.number().int().min(1).max(50).optional(),
@@ -133,6 +139,7 @@ export const chatRequestOf = (b: z.infer<typeof ChatBody>) => ({
   model: b.model,
   autoApprove: b.auto_approve,
   autoApprovedTools: b.auto_approved_tools,
+  planMode: b.plan_mode,
   threadId: b.thread_id,
   truncateThreadToMessageCount: b.truncate_thread_to_message_count,
   maxSteps: b.max_steps,

@@ -11,6 +11,7 @@ import {
 import type { OrgAccess } from '@docagent/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApproveMessage, ChatMessage, ClientMessage } from './client-messages.ts';
+import { connectionSpan, inMessageSpan } from './message-span.ts';
 import { controlResultMessage, describeFailure, errorMessage, frameMessage, pongMessage } from './server-messages.ts';
 import type { SocketSender } from './socket-sender.ts';
 
@@ -34,6 +35,8 @@ export class AgentSocket {
   private pausedTurn: string | undefined;
   private readonly follows = new Set<AbortController>();
   private running = 0;
+  /** Made while the upgrade request is handled, so its span is the active one. */
+  private readonly connection = connectionSpan();
 
   private readonly deps: ChatDeps;
   private readonly access: OrgAccess;
@@ -54,19 +57,22 @@ export class AgentSocket {
         this.out.send(pongMessage());
         break;
       case 'chat':
-        void this.chat(message);
+        void inMessageSpan('chat', this.connection, () => this.chat(message));
         break;
       case 'approve':
-        void this.approve(message);
+        void inMessageSpan('approve', this.connection, () => this.approve(message));
         break;
       case 'agent_user_input': {
         const turnId = message.turn_id ?? this.pausedTurn;
-        if (turnId) void this.approve({ type: 'approve', turn_id: turnId, approvals: [], input: message.content });
+        if (turnId)
+          void inMessageSpan('agent_user_input', this.connection, () =>
+            this.approve({ type: 'approve', turn_id: turnId, approvals: [], input: message.content }),
+          );
         else this.out.send(errorMessage('No turn waits for an answer on this socket; send turn_id.'));
         break;
       }
       case 'agent_control':
-        void this.stop(message.turn_id ?? this.latestTurn);
+        void inMessageSpan('agent_control', this.connection, () => this.stop(message.turn_id ?? this.latestTurn));
         break;
       case 'follow':
         void this.follow(message.turn_id, message.after_event_id);
@@ -86,6 +92,7 @@ export class AgentSocket {
       model: message.model,
       autoApprove: message.auto_approve,
       autoApprovedTools: message.auto_approved_tools,
+      planMode: message.plan_mode,
       threadId: message.thread_id,
       truncateThreadToMessageCount: message.truncate_thread_to_message_count,
       maxSteps: message.agent_max_steps,

@@ -23,6 +23,7 @@ const ChatMessage = z.strictObject({
   model: ChatBody.shape.model,
   auto_approve: ChatBody.shape.auto_approve,
   auto_approved_tools: ChatBody.shape.auto_approved_tools,
+  plan_mode: ChatBody.shape.plan_mode,
   mentions: ChatBody.shape.mentions,
 });
 

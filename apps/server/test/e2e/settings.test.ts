@@ -18,11 +18,13 @@ const SECTIONS = [
   { link: 'Auto-create', heading: 'Auto-create', path: 'auto-create' },
   { link: 'Members', heading: 'Members', path: 'members' },
   { link: 'API tokens', heading: 'API tokens', path: 'tokens' },
+  { link: 'Webhooks', heading: 'Webhooks', path: 'webhooks' },
+  { link: 'Rules', heading: 'Rules', path: 'rules' },
   { link: 'Usage', heading: 'Usage', path: 'usage' },
   { link: 'Agent runs', heading: 'Agent runs', path: 'agent-runs' },
   { link: 'Your account', heading: 'Your account', path: 'account' },
 ];
-const USER_SECTIONS = ['Models', 'Model choices', 'Auto-create', 'API tokens', 'Your account'];
+const USER_SECTIONS = ['Models', 'Model choices', 'Auto-create', 'API tokens', 'Rules', 'Your account'];
 
 let app: FakeLlmApp;
 

@@ -54,6 +54,8 @@ export interface ChatRequest {
   model?: string;
   auto_approve?: boolean;
   auto_approved_tools?: string[];
+  /** Plan first: tools that change data are refused this turn; the agent answers with its plan. */
+  plan_mode?: boolean;
   thread_id?: string;
   /** Drops the thread's messages from this index on before the new message (edit and resubmit). */
   truncate_thread_to_message_count?: number;

@@ -23,6 +23,7 @@ function placeholderOf(waiting: Waiting | null): string {
 }
 
 function approvalText(settings: ChatSettings): string {
+  if (settings.planFirst) return 'Plans first: changes nothing until you carry out its plan';
   if (settings.approvalMode === 'all') return 'Auto-approves every action';
   if (settings.approvalMode === 'tools') return `Auto-approves ${settings.autoApprovedTools.length} tools`;
   return 'Asks before every change';

@@ -19,7 +19,9 @@ import { InputRequestCard } from './InputRequestCard';
 import { MessageList } from './MessageList';
 import { type MentionChoice, mentionsInText } from './mentions';
 import { PendingApproval } from './PendingApproval';
+import { CARRY_OUT_PLAN, PlanReadyBar } from './PlanReadyBar';
 import { ThreadPicker } from './ThreadPicker';
+import { useAlwaysApprove } from './useAlwaysApprove';
 import { approvalFields, useChatSettings } from './useChatSettings';
 import { useChatThreads } from './useChatThreads';
 import { type SendOptions, useChatTurns } from './useChatTurns';
@@ -57,13 +59,16 @@ export function ChatPanel({ orgId, subject, document, controlsSlot = null, empty
   const toolsQuery = useChatToolsQuery(orgId, subject);
   const chat = useChatTurns(orgId, subject);
   const checkArguments = toolArgumentsCheck(orgId, subject);
-  const { settings, update: updateSettings, alwaysApprove } = useChatSettings();
+  const { settings, update: updateSettings } = useChatSettings();
+  const alwaysApprove = useAlwaysApprove(orgId);
   const [message, setMessage] = useState('');
   const [chosen, setChosen] = useState<MentionChoice[]>([]);
   const [logShown, setLogShown] = useState(false);
+  /** The last turn planned first and answered: its plan waits to be carried out. */
+  const [planReady, setPlanReady] = useState(false);
   const [extractionShown, setExtractionShown] = useState(false);
   const extractionId = useId();
-  const { decisions, clearDecisions, decide, decideAll, submitAnswer } = usePauseDecisions(chat, alwaysApprove);
+  const { decisions, clearDecisions, decide, decideAll, submitAnswer, ruleError } = usePauseDecisions(chat, alwaysApprove);
   const threads = useChatThreads(orgId, subject, chat, clearDecisions);
   // The pending cards' own Approve (with arguments edited there), for the pinned approval to use.
   const approvers = useRef(new Map<string, () => void>());
@@ -97,8 +102,9 @@ export function ChatPanel({ orgId, subject, document, controlsSlot = null, empty
     };
   }
 
-  async function send() {
-    const text = message.trim();
+  /** Sends the message box's text, or `planned`'s: the approval of the plan the last turn answered with. */
+  async function send(planned?: string) {
+    const text = planned ?? message.trim();
     if (text === '' || busy || paused || !chosenModel) return;
     let thread: string;
     try {
@@ -107,11 +113,14 @@ export function ChatPanel({ orgId, subject, document, controlsSlot = null, empty
       chat.setError(error);
       return;
     }
-    const options = optionsFor(thread, text);
-    setMessage('');
+    // Carrying out a plan is a turn that may change things, whatever the setting.
+    const options = { ...optionsFor(thread, text), ...(planned === undefined ? {} : { plan_mode: false }) };
+    setPlanReady(false);
+    if (planned === undefined) setMessage('');
     setChosen([]);
     setLogShown(false);
     await chat.send(text, options);
+    setPlanReady(options.plan_mode === true);
     await threads.indexMessages(thread);
   }
 
@@ -254,6 +263,8 @@ export function ChatPanel({ orgId, subject, document, controlsSlot = null, empty
           <InputRequestCard key={chat.inputRequest.callId} question={chat.inputRequest.question} onAnswer={submitAnswer} />
         )}
         {chat.error !== null && <ErrorAlert title="Could not start the conversation" error={chat.error} />}
+        {ruleError !== null && <ErrorAlert title="The call was approved, but its rule was not saved" error={ruleError} />}
+        {planReady && !busy && !paused && chat.error === null && <PlanReadyBar onCarryOut={() => void send(CARRY_OUT_PLAN)} />}
         {hint !== null && (
           // Two lines at most (the whole hint in its tooltip), so that it never crowds out the message box.
           <div

@@ -110,6 +110,22 @@ export function ChatSettingsPanel({ settings, onChange, readWriteTools, disabled
             ))}
           </select>
         </div>
+        <label
+          className="flex items-start gap-1.5"
+          title="Tools that change data are refused; the agent looks, then answers with a plan you approve"
+        >
+          <input
+            type="checkbox"
+            checked={settings.planFirst}
+            disabled={disabled}
+            onChange={(event) => onChange({ planFirst: event.target.checked })}
+            className="mt-0.5 size-3.5 rounded border-slate-300"
+          />
+          <span>
+            <span className="font-medium">Plan first</span>: the agent only looks and answers with a plan; nothing changes until
+            you carry it out.
+          </span>
+        </label>
         {settings.approvalMode === 'tools' && (
           <fieldset className="grid grid-cols-2 gap-x-3 gap-y-1">
             <legend className="mb-1 font-medium">Tools approved without asking</legend>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage, type InputProblem } from '../api/client';
+import { likeThisPattern } from '../api/permissionRules';
 import { Button } from '../components/Button';
 import { CallPreview } from './CallPreview';
 import type { ToolItem, ToolStatus } from './chatItems';
@@ -41,8 +42,8 @@ export interface Decision {
   approved: boolean;
   /** Edited arguments, when the person changed them. */
   arguments?: unknown;
-  /** Approve this tool from now on without asking. */
-  always?: boolean;
+  /** Approve from now on without asking: every call of this tool, or calls like this one (a rule of yours). */
+  always?: 'tool' | 'like_this';
 }
 
 interface ToolCallCardProps {
@@ -59,6 +60,12 @@ interface ToolCallCardProps {
   onRegisterApprove?: (callId: string, approve: () => void) => () => void;
 }
 
+/** What "calls like this" keeps of a call: "document_id and field", or "arguments" when nothing names a target. */
+function describeLikeThis(args: unknown): string {
+  const keys = Object.keys(likeThisPattern(args));
+  return keys.length === 0 ? 'arguments' : keys.join(' and ');
+}
+
 /** One tool call of the agent: its name, arguments and outcome; a pending one asks for approval. */
 export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, onRegisterApprove }: ToolCallCardProps) {
   const labelId = useId();
@@ -70,7 +77,7 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
   const locked = busy || checking || decision !== undefined;
   const names = useCallNames(orgId, item.arguments, item.proposal);
 
-  async function approve(always: boolean) {
+  async function approve(always?: Decision['always']) {
     if (draft === null) {
       onDecide?.({ approved: true, always });
       return;
@@ -106,11 +113,11 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
   }
 
   // The pinned approval approves what this card shows: with an edit open, the edit, checked here, in view.
-  const approveHere = useRef<() => Promise<void>>(() => approve(false));
+  const approveHere = useRef<() => Promise<void>>(() => approve());
   approveHere.current = async () => {
     if (locked) return;
     if (draft !== null) card.current?.scrollIntoView({ block: 'nearest' });
-    await approve(false);
+    await approve();
   };
   const offered = pending && decision === undefined;
   useEffect(
@@ -172,7 +179,7 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
       )}
       {pending && decision === undefined && (
         <div className="flex flex-wrap gap-2 border-t border-amber-200 bg-amber-50/50 px-3 py-2">
-          <Button disabled={locked} onClick={() => void approve(false)} aria-label={`Approve ${item.name}`}>
+          <Button disabled={locked} onClick={() => void approve()} aria-label={`Approve ${item.name}`}>
             Approve
           </Button>
           <Button
@@ -196,11 +203,20 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
           <Button
             variant="secondary"
             disabled={locked}
-            onClick={() => void approve(true)}
+            onClick={() => void approve('tool')}
             aria-label={`Always approve ${item.name}`}
-            title="Approve this call, and calls of this tool from now on without asking"
+            title="Approve this call, and add a rule of yours that runs every call of this tool without asking (Settings → Rules)"
           >
             Always approve this tool
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={locked}
+            onClick={() => void approve('like_this')}
+            aria-label={`Always approve calls like this of ${item.name}`}
+            title={`Approve this call, and add a rule of yours that runs calls of ${item.name} on the same ${describeLikeThis(item.arguments)} without asking (Settings → Rules)`}
+          >
+            Always approve calls like this
           </Button>
         </div>
       )}

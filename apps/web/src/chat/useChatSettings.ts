@@ -13,6 +13,8 @@ export interface ChatSettings {
   /** Steps of a turn at most; a Reason–Act–Observe step (an iteration) is reason, act and observe. */
   maxSteps: number;
   strategy: ChatStrategy;
+  /** Each message's turn only looks and answers with a plan, which the person approves to carry out. */
+  planFirst: boolean;
 }
 
 export const MAX_STEPS_LIMIT = 50;
@@ -24,6 +26,7 @@ const defaults: ChatSettings = {
   model: null,
   maxSteps: DEFAULT_MAX_STEPS,
   strategy: 'react',
+  planFirst: false,
 };
 
 export const clampSteps = (value: number) =>
@@ -41,6 +44,7 @@ function parseChatSettings(stored: unknown): ChatSettings {
     model: typeof settings.model === 'string' ? settings.model : null,
     maxSteps: typeof settings.maxSteps === 'number' ? clampSteps(settings.maxSteps) : DEFAULT_MAX_STEPS,
     strategy: settings.strategy === 'roa' ? 'roa' : 'react',
+    planFirst: settings.planFirst === true,
   };
 }
 
@@ -53,25 +57,17 @@ export function useChatSettings() {
     [updateSettings],
   );
 
-  /** Approves the tool from now on: the per-tool list gains it (and is used, unless everything is approved already). */
-  const alwaysApprove = useCallback(
-    (tool: string) =>
-      updateSettings((current) => ({
-        ...current,
-        approvalMode: current.approvalMode === 'all' ? 'all' : 'tools',
-        autoApprovedTools: current.autoApprovedTools.includes(tool)
-          ? current.autoApprovedTools
-          : [...current.autoApprovedTools, tool],
-      })),
-    [updateSettings],
-  );
-
-  return { settings, update, alwaysApprove };
+  return { settings, update };
 }
 
 /** What a chat request says about approvals under the settings. */
-export function approvalFields(settings: ChatSettings): { auto_approve: boolean; auto_approved_tools?: string[] } {
-  if (settings.approvalMode === 'all') return { auto_approve: true };
-  if (settings.approvalMode === 'tools') return { auto_approve: false, auto_approved_tools: settings.autoApprovedTools };
-  return { auto_approve: false };
+export function approvalFields(settings: ChatSettings): {
+  auto_approve: boolean;
+  auto_approved_tools?: string[];
+  plan_mode?: boolean;
+} {
+  const plan = settings.planFirst ? { plan_mode: true } : {};
+  if (settings.approvalMode === 'all') return { auto_approve: true, ...plan };
+  if (settings.approvalMode === 'tools') return { auto_approve: false, auto_approved_tools: settings.autoApprovedTools, ...plan };
+  return { auto_approve: false, ...plan };
 }

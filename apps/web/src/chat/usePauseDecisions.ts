@@ -4,6 +4,9 @@ import type { ToolCallInfo } from '../api/chatStream';
 import type { Decision } from './ToolCallCard';
 import type { InputRequest } from './useChatTurns';
 
+/** Writes the rule behind "always approve": every call of the call's tool, or calls like it. */
+export type AlwaysApprove = (call: ToolCallInfo, like: NonNullable<Decision['always']>) => Promise<unknown>;
+
 /** The paused turn, as far as deciding on it goes. */
 interface PausedTurn {
   pending: ToolCallInfo[];
@@ -15,8 +18,9 @@ interface PausedTurn {
  * The person's decisions on a paused turn's calls and their answer to its question; the turn goes
  * on once every call is decided and any question is answered.
  */
-export function usePauseDecisions(turn: PausedTurn, alwaysApprove: (tool: string) => void) {
+export function usePauseDecisions(turn: PausedTurn, alwaysApprove: AlwaysApprove) {
   const [decisions, setDecisions] = useState<Record<string, Decision>>({});
+  const [ruleError, setRuleError] = useState<unknown>(null);
 
   // A new pause starts with no decisions.
   useEffect(() => {
@@ -35,13 +39,16 @@ export function usePauseDecisions(turn: PausedTurn, alwaysApprove: (tool: string
     void turn.resume(approvals, input);
   }
 
-  function decide(callId: string, decision: Decision) {
-    if (decision.always) {
-      const call = turn.pending.find((candidate) => candidate.id === callId);
-      if (call) alwaysApprove(call.name);
-    }
+  async function decide(callId: string, decision: Decision) {
     const next = { ...decisions, [callId]: decision };
     setDecisions(next);
+    const call = turn.pending.find((candidate) => candidate.id === callId);
+    // The rule is stored before the turn goes on, so that it decides the turn's next calls too;
+    // a rule that could not be stored leaves the approval of this call standing.
+    if (decision.always && call) {
+      setRuleError(null);
+      await alwaysApprove(call, decision.always).catch(setRuleError);
+    }
     resumeIfReady(next, undefined);
   }
 
@@ -71,5 +78,7 @@ export function usePauseDecisions(turn: PausedTurn, alwaysApprove: (tool: string
     decideAll,
     submitAnswer,
     undecided: turn.pending.filter((call) => decisions[call.id] === undefined).length,
+    /** Why an "always approve" rule was not stored, until the next one is tried. */
+    ruleError,
   };
 }

@@ -8,9 +8,11 @@ import { AgentRunsSection } from './agent-runs/AgentRunsSection';
 import { ModelChoicesSection } from './ModelChoicesSection';
 import { ModelsSection } from './ModelsSection';
 import { MembersSection } from './members/MembersSection';
+import { RulesSection } from './rules/RulesSection';
 import { SettingsLayout } from './SettingsLayout';
 import { settingsPath } from './sections';
 import { UsageSection } from './usage/UsageSection';
+import { WebhooksSection } from './webhooks/WebhooksSection';
 
 /** To the first section, by its full path: a relative one would be resolved below an unknown section's path. */
 function ToFirstSection() {
@@ -29,6 +31,8 @@ export function SettingsRoutes() {
         <Route path="auto-create" element={<AutoCreateSection />} />
         <Route path="members" element={<MembersSection />} />
         <Route path="tokens" element={<ApiTokensSection />} />
+        <Route path="webhooks" element={<WebhooksSection />} />
+        <Route path="rules" element={<RulesSection />} />
         <Route path="usage" element={<UsageSection />} />
         <Route path="agent-runs" element={<AgentRunsSection />} />
         <Route path="agent-runs/:runId" element={<AgentRunPage />} />

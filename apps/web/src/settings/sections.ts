@@ -4,6 +4,8 @@ export type SettingsSectionPath =
   | 'auto-create'
   | 'members'
   | 'tokens'
+  | 'webhooks'
+  | 'rules'
   | 'usage'
   | 'agent-runs'
   | 'account';
@@ -30,6 +32,8 @@ export const SETTINGS_GROUPS: SettingsGroup[] = [
       { path: 'auto-create', label: 'Auto-create', adminOnly: false },
       { path: 'members', label: 'Members', adminOnly: true },
       { path: 'tokens', label: 'API tokens', adminOnly: false },
+      { path: 'webhooks', label: 'Webhooks', adminOnly: true },
+      { path: 'rules', label: 'Rules', adminOnly: false },
     ],
   },
   {

@@ -178,7 +178,15 @@ export class AutoCreateRun implements AutoCreateRunner {
     const log = await this.logOf(access, documentId, watch.turnId);
     const proposal = await this.proposalOf(access, documentId, watch.extractions);
     if (proposal && watch.stopReason !== 'schema_invalid') {
-      await proposeAutoCreate(db, documentId, { ...proposal, log });
+      const proposed = await proposeAutoCreate(db, documentId, { ...proposal, log });
+      if (!proposed) return;
+      this.engine.services.documents.events?.publish({
+        type: 'auto_create.proposed',
+        orgId,
+        documentId,
+        ...proposal,
+        at: new Date().toISOString(),
+      });
       return;
     }
     await failAutoCreate(db, documentId, this.failureMessage(watch, failure, finalText), log);

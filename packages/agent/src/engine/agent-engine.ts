@@ -104,6 +104,7 @@ export class AgentEngine {
         autoApprove: input.autoApprove ?? false,
         autoApprovedTools: input.autoApprovedTools ?? [],
         ...(input.declaredWrites ? { declaredWrites: input.declaredWrites } : {}),
+        ...(input.planMode ? { planMode: true } : {}),
         mentions,
       },
       progress: { steps: 0, text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },

@@ -22,6 +22,8 @@ export interface ChatRequest {
   model?: string | null;
   autoApprove?: boolean;
   autoApprovedTools?: string[];
+  /** Plan first: writes are refused this turn (decision.ts). */
+  planMode?: boolean;
   threadId?: string;
   truncateThreadToMessageCount?: number;
   maxSteps?: number;
@@ -131,6 +133,7 @@ export async function startChat(
       strategy,
       autoApprove: request.autoApprove,
       autoApprovedTools: request.autoApprovedTools,
+      planMode: request.planMode,
       mentions: request.mentions,
     },
     recorder(deps.events, 0, sink, completionWatch(deps, access, subject)),

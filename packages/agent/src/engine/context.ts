@@ -27,7 +27,12 @@ export interface ContextInput {
   workingState: WorkingState;
   /** Resolved @mentions, or empty. */
   mentions: string;
+  /** The turn plans first: its writes are refused (decision.ts). */
+  planMode?: boolean;
 }
+
+const PLAN_MODE =
+  'Plan mode: this turn may not change anything; tools that change data are refused. Look with the read-only tools, then answer with your plan: the changes you would make, one per line, each with its tool and arguments. The person approves the plan and you carry it out in the next turn.';
 
 /** The system message of every step: each pack's section, the engine's rules, mentions and the working state. */
 export async function buildSystemMessage(input: ContextInput): Promise<string> {
@@ -36,6 +41,7 @@ export async function buildSystemMessage(input: ContextInput): Promise<string> {
   return [
     ...sections.flatMap((section) => [section, '']),
     ...(small ? SMALL_RULES : RULES),
+    ...(input.planMode ? [PLAN_MODE] : []),
     '',
     ...(input.mentions ? [input.mentions, ''] : []),
     `Working state: ${JSON.stringify(input.workingState)}`,

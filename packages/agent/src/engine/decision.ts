@@ -1,3 +1,4 @@
+import { coveringRule, describeRule, type PermissionRule } from '@docagent/core';
 import type { ToolContext, ToolDefinition } from '../tools/tool.ts';
 
 /**
@@ -16,18 +17,24 @@ export interface Permissions {
   autoApprovedTools: string[];
   /** Set for headless runs: the only writes they may make; every other write is denied. */
   declaredWrites?: DeclaredWrite[];
+  /** The organization's and the person's standing rules (permission-rules.ts). */
+  rules: readonly PermissionRule[];
+  /** Plan mode: the turn may look but not change anything until its plan is approved. */
+  planMode?: boolean;
 }
 
-/** The one verdict on a tool call, with the reason the client and the audit both see. */
-export type Decision = { effect: 'allow' | 'ask' | 'deny'; reason: string };
+/** The one verdict on a tool call, with the reason the client and the audit both see, and the rule that made it. */
+export type Decision = { effect: 'allow' | 'ask' | 'deny'; reason: string; ruleId?: string };
 
 const allow = (reason: string): Decision => ({ effect: 'allow', reason });
 const deny = (reason: string): Decision => ({ effect: 'deny', reason });
 
 /**
- * Decides one call of a known tool: read-only tools run (unless they ask first: they spend model
- * calls); a headless run makes only its declared writes; a person's turn runs a write at once only
- * when they allowed it ahead, and asks otherwise.
+ * Decides one call of a known tool, deny before ask before allow: a deny rule covering the call
+ * refuses it, whatever else would let it through; read-only tools run (unless they ask first:
+ * they spend model calls); plan mode refuses writes; a headless run makes only its declared
+ * writes (rules never widen them); a person's turn runs a write at once when they allowed it
+ * ahead (auto-approve, the turn's tools, an allow rule) and asks otherwise.
  */
 export async function decide(
   tool: ToolDefinition,
@@ -35,12 +42,21 @@ export async function decide(
   permissions: Permissions,
   context: ToolContext,
 ): Promise<Decision> {
+  const denial = coveringRule(permissions.rules, 'deny', tool.name, rawInput);
+  if (denial) return { effect: 'deny', reason: `Refused by ${describeRule(denial)}.`, ruleId: denial.id };
   if (tool.access === 'read_only' && !tool.asksFirst) return allow('read-only tool');
+  if (permissions.planMode && tool.access === 'read_write') return deny(PLAN_MODE_DENIAL);
   if (permissions.declaredWrites) return decideDeclared(tool, rawInput, permissions.declaredWrites, context);
   if (permissions.autoApprove) return allow('auto-approve is on for this turn');
   if (permissions.autoApprovedTools.includes(tool.name)) return allow(`${tool.name} is in auto_approved_tools`);
+  const grant = coveringRule(permissions.rules, 'allow', tool.name, rawInput);
+  if (grant) return { effect: 'allow', reason: `Allowed by ${describeRule(grant)}.`, ruleId: grant.id };
   return { effect: 'ask', reason: tool.asksFirst ?? `${tool.name} changes data and needs your approval` };
 }
+
+/** What a write is told in plan mode: the model learns to answer with its plan instead. */
+export const PLAN_MODE_DENIAL =
+  'Plan mode: nothing may be changed until the person approves your plan. Use read-only tools to look, then answer with the plan: the changes you would make, one per line, with the tool and its arguments.';
 
 async function decideDeclared(
   tool: ToolDefinition,

@@ -47,6 +47,11 @@ export class SubjectCatalog {
     return this.entry(kind).packs;
   }
 
+  /** The names of every tool of every kind's conversations (what a permission rule may name). */
+  toolNames(): string[] {
+    return [...new Set([...this.kinds.values()].flatMap((entry) => entry.tools.all().map((t) => t.name)))].sort();
+  }
+
   /** The tools of a subject kind's conversations. */
   toolsOf(kind: string): ToolRegistry {
     return this.entry(kind).tools;

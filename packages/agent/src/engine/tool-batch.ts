@@ -1,3 +1,4 @@
+import { rulesFor } from '@docagent/core';
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { executeTool, proposeCall, type ToolDefinition, type ToolOutcome } from '../tools/tool.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
@@ -18,10 +19,10 @@ export const HISTORY_RESULT_CHARS = 20_000;
  * what the tool_result frame and the audit say of it.
  */
 type Verdict =
-  | { kind: 'run'; tool: ToolDefinition; decision: 'allowed' | 'approved'; reason: string }
+  | { kind: 'run'; tool: ToolDefinition; decision: 'allowed' | 'approved'; reason: string; ruleId?: string }
   | { kind: 'ask'; tool: ToolDefinition; reason: string }
   | { kind: 'answer'; decision: 'allowed'; reason: string }
-  | { kind: 'refuse'; error: string; decision: 'allowed' | 'rejected' | 'denied'; reason: string };
+  | { kind: 'refuse'; error: string; decision: 'allowed' | 'rejected' | 'denied'; reason: string; ruleId?: string };
 
 export interface PlannedCall {
   call: ModelToolCall;
@@ -60,11 +61,14 @@ export const infoOf = (c: ModelToolCall): ToolCallInfo => ({
  * (decided again: edited arguments may not reach what the original ones could not).
  */
 export async function planBatch(run: TurnRun, calls: ModelToolCall[], decisions?: Decisions): Promise<PlannedCall[]> {
-  const { settings } = run.turn;
+  const { settings, orgId, userId } = run.turn;
+  // Read for every batch: a rule a person adds while the turn waits decides its continuation.
   const permissions: Permissions = {
     autoApprove: settings.autoApprove,
     autoApprovedTools: settings.autoApprovedTools,
     declaredWrites: settings.declaredWrites,
+    rules: await rulesFor(run.toolContext().services.db, orgId, userId),
+    planMode: settings.planMode,
   };
   const planned: PlannedCall[] = [];
   for (const original of calls) {
@@ -119,8 +123,11 @@ async function verdictOf(
     return failed(`There is no tool named ${call.name}. The tools are: ${known.join(', ')}.`);
   }
   const decision = await decide(tool, call.input, permissions, run.toolContext());
-  if (decision.effect === 'allow') return { kind: 'run', tool, decision: 'allowed', reason: decision.reason };
-  if (decision.effect === 'deny') return { kind: 'refuse', error: decision.reason, decision: 'denied', reason: decision.reason };
+  const rule = decision.ruleId === undefined ? {} : { ruleId: decision.ruleId };
+  if (decision.effect === 'allow') return { kind: 'run', tool, decision: 'allowed', reason: decision.reason, ...rule };
+  if (decision.effect === 'deny') {
+    return { kind: 'refuse', error: decision.reason, decision: 'denied', reason: decision.reason, ...rule };
+  }
   if (approval === undefined) return { kind: 'ask', tool, reason: decision.reason };
   if (approval.approved) return { kind: 'run', tool, decision: 'approved', reason: 'approved by the person' };
   return { kind: 'refuse', error: REJECTED, decision: 'rejected', reason: 'rejected by the person' };
@@ -185,6 +192,7 @@ export async function runBatch(
       approval: auditApproval(decision, verdict),
       decision,
       reason: stopped ? 'stopped before this call ran' : verdict.reason,
+      ...(!stopped && 'ruleId' in verdict && verdict.ruleId !== undefined ? { rule_id: verdict.ruleId } : {}),
       approved_by: decision === 'approved' ? turn.userId : null,
       success: outcome.success,
       ...(outcome.success ? { output: outcome.result } : { error: outcome.error }),

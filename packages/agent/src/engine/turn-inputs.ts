@@ -35,6 +35,8 @@ export interface StartTurnInput {
   strategy?: string;
   autoApprove?: boolean;
   autoApprovedTools?: string[];
+  /** Plan first: writes are refused until the person approves the plan (the turn's answer) in a next turn. */
+  planMode?: boolean;
   /**
    * For a run with no person watching: the only writes it may make (every other write is denied).
    * Auto-approving everything is for a person's own turn and cannot be combined with it.

@@ -84,6 +84,7 @@ export class TurnRun {
       modelId: turn.settings.model,
       workingState: turn.workingState,
       mentions: turn.settings.mentions,
+      planMode: turn.settings.planMode === true,
     });
   }
 

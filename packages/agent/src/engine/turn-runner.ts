@@ -3,13 +3,18 @@ import type { TurnResult } from './events.ts';
 import type { Next, Strategy } from './strategy.ts';
 import type { Decisions } from './tool-batch.ts';
 import type { TurnRun } from './turn-run.ts';
+import { inTurnSpan } from './turn-span.ts';
 
 /**
  * A turn's lifecycle, the same for every strategy: steps until the strategy says otherwise, the
  * step cap or a stop; then pause, finish or stop, persisted, with the closing frames. An error
  * ends the turn with an `error` frame; what finished steps wrote stays.
  */
-export async function runTurn(strategy: Strategy, run: TurnRun, decisions?: Decisions): Promise<TurnResult> {
+export function runTurn(strategy: Strategy, run: TurnRun, decisions?: Decisions): Promise<TurnResult> {
+  return inTurnSpan(run, decisions !== undefined, () => stepsOfTurn(strategy, run, decisions));
+}
+
+async function stepsOfTurn(strategy: Strategy, run: TurnRun, decisions: Decisions | undefined): Promise<TurnResult> {
   const { turn } = run;
   try {
     let next: Next = decisions ? await strategy.resume(run, decisions) : { kind: 'again' };
@@ -28,6 +33,7 @@ export async function runTurn(strategy: Strategy, run: TurnRun, decisions?: Deci
     turn.status = 'failed';
     turn.progress.error = isDomainError(error) ? error.message : `The agent failed: ${(error as Error).message}`;
     await run.commit(false).catch(() => {});
+    announce(run);
     await run.emit({ type: 'error', error: turn.progress.error });
     throw error;
   }
@@ -38,6 +44,7 @@ async function pause(strategy: Strategy, run: TurnRun, pending: NonNullable<Turn
   turn.status = 'paused';
   turn.pending = pending;
   await run.commit();
+  announce(run);
   await strategy.paused(run, pending);
   return close(run);
 }
@@ -47,6 +54,7 @@ async function end(strategy: Strategy, run: TurnRun, how: Extract<Next, { kind: 
   turn.status = how.kind === 'stopped' && how.reason === 'user' ? 'stopped' : 'finished';
   turn.pending = null;
   await run.commit();
+  announce(run);
   await strategy.end(run, how);
   return close(run, how.kind === 'stopped' ? { stopped: how.reason } : {});
 }
@@ -65,4 +73,27 @@ async function close(run: TurnRun, extra: Partial<TurnResult> = {}): Promise<Tur
   await run.emit({ type: 'usage', ...result.usage });
   await run.emit({ type: 'done', result });
   return result;
+}
+
+/**
+ * Tells the process's bus (webhooks) that the stored turn now waits for approval or has ended; a
+ * pause for a question (request_input) is no approval and says nothing.
+ */
+function announce(run: TurnRun): void {
+  const { turn } = run;
+  const events = run.parts.services.documents.events;
+  if (!events || turn.status === 'running') return;
+  if (turn.status === 'paused' && turn.pending?.kind !== 'approval') return;
+  events.publish({
+    type: turn.status === 'paused' ? 'agent.approval_needed' : 'agent.turn_finished',
+    orgId: turn.orgId,
+    subject: turn.subject,
+    turnId: turn.id,
+    threadId: turn.threadId,
+    userId: turn.userId,
+    status: turn.status,
+    ...(turn.status === 'paused' ? { calls: (turn.pending?.calls ?? []).map((c) => ({ id: c.id, name: c.name })) } : {}),
+    ...(turn.status === 'failed' && turn.progress.error ? { error: turn.progress.error } : {}),
+    at: new Date().toISOString(),
+  });
 }

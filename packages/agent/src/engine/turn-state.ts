@@ -33,6 +33,8 @@ export interface TurnSettings {
   autoApprovedTools: string[];
   /** A headless run's only allowed writes (see decision.ts); absent for a person's turn. */
   declaredWrites?: DeclaredWrite[];
+  /** Writes are refused until the person approves the turn's plan (its answer), in a next turn. */
+  planMode?: boolean;
   /** The resolved @mentions of the person's message, for every step's system message. */
   mentions: string;
 }
@@ -48,6 +50,8 @@ export interface AuditedCall {
   decision: CallDecision;
   /** Why it was decided so (a denial says what the run may do instead). */
   reason: string;
+  /** The permission rule that decided it, when one did. */
+  rule_id?: string;
   approved_by: string | null;
   success: boolean;
   output?: unknown;

@@ -29,6 +29,39 @@ export type DomainEvent =
       toolCalls: Array<{ name: string; decision: string; success: boolean }>;
       success: boolean;
       at: string;
+    }
+  | {
+      /** A prompt's run on a document ended; recorded as the prompt's outcome (prompt-outcomes.ts). */
+      type: 'llm.completed' | 'llm.error';
+      orgId: string;
+      documentId: string;
+      promptId: string;
+      promptRevid: string;
+      promptVersion: number;
+      error?: string;
+      at: string;
+    }
+  | {
+      type: 'auto_create.proposed';
+      orgId: string;
+      documentId: string;
+      promptRevid: string;
+      schemaRevid: string | null;
+      at: string;
+    }
+  | {
+      /** A turn paused for the person (approval of calls, or an answer) or ended. */
+      type: 'agent.approval_needed' | 'agent.turn_finished';
+      orgId: string;
+      subject: { kind: string; id: string };
+      turnId: string;
+      threadId: string | null;
+      userId: string | null;
+      status: 'paused' | 'finished' | 'stopped' | 'failed';
+      /** The calls waiting (approval_needed). */
+      calls?: Array<{ id: string; name: string }>;
+      error?: string;
+      at: string;
     };
 
 export type DomainEventType = DomainEvent['type'];

@@ -2,6 +2,7 @@ import { and, eq, inArray, not, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { documents, extractionOutcomes } from '../db/schema.ts';
 import { storableText } from '../db/storable-text.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import type { PromptRevision } from '../prompts/prompts.ts';
 import { settleExtractionState } from './extraction-state.ts';
 
@@ -14,7 +15,13 @@ export type RunOutcome = { succeeded: true } | { succeeded: false; error: string
  * settles the document's state by the rule (extraction-state.ts). Every path that runs a prompt
  * comes here, through runExtraction.
  */
-export async function recordPromptOutcome(db: Db, documentId: string, prompt: PromptRevision, outcome: RunOutcome) {
+export async function recordPromptOutcome(
+  db: Db,
+  documentId: string,
+  prompt: PromptRevision,
+  outcome: RunOutcome,
+  events?: EventBus,
+) {
   const values = {
     promptRevid: prompt.promptRevid,
     succeeded: outcome.succeeded,
@@ -23,15 +30,26 @@ export async function recordPromptOutcome(db: Db, documentId: string, prompt: Pr
   };
   const recorded = await db.transaction(async (tx) => {
     // Locked so that a delete of the document waits; one deleted while its prompt ran has nothing to record on.
-    const [doc] = await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
-    if (!doc) return false;
+    const [doc] = await tx.select({ orgId: documents.orgId }).from(documents).where(eq(documents.id, documentId)).for('update');
+    if (!doc) return null;
     await tx
       .insert(extractionOutcomes)
       .values({ documentId, promptId: prompt.promptId, ...values })
       .onConflictDoUpdate({ target: [extractionOutcomes.documentId, extractionOutcomes.promptId], set: values });
-    return true;
+    return doc.orgId;
   });
-  if (recorded) await settleExtractionState(db, documentId);
+  if (recorded === null) return;
+  await settleExtractionState(db, documentId);
+  events?.publish({
+    type: outcome.succeeded ? 'llm.completed' : 'llm.error',
+    orgId: recorded,
+    documentId,
+    promptId: prompt.promptId,
+    promptRevid: prompt.promptRevid,
+    promptVersion: prompt.promptVersion,
+    ...(values.error === null ? {} : { error: values.error }),
+    at: values.at.toISOString(),
+  });
 }
 
 /** The prompts whose latest run on the document failed: the prompts' job runs them again rather than keep an older result. */

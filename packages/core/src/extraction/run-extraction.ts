@@ -2,6 +2,7 @@ import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Ou
 import type { Db } from '../db/database.ts';
 import { getDocumentPageTexts } from '../documents/document-text.ts';
 import { DomainError, invalidInput, isDomainError } from '../errors.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import { answerProbabilities, type ValueProbabilities } from '../grounding/value-probabilities.ts';
 import { callLlm, type LlmCallContext } from '../llm/llm-call.ts';
 import type { ModelRegistry } from '../llm/model-registry.ts';
@@ -17,6 +18,8 @@ import { checkValue, schemaOfPrompt } from './result-check.ts';
 export interface ExtractionServices {
   db: Db;
   llm: ModelRegistry;
+  /** Where a prompt's outcome on a document is announced (llm.completed, llm.error). */
+  events?: EventBus;
 }
 
 /** About 100k tokens: beyond it most models refuse or forget; split the document instead. */
@@ -77,11 +80,11 @@ export async function runExtraction(
     result = await extract(services, orgId, prompt, texts, options);
   } catch (error) {
     if (isPromptOutcome(error, options.signal)) {
-      await recordPromptOutcome(db, documentId, prompt, { succeeded: false, error: failureMessage(error) });
+      await recordPromptOutcome(db, documentId, prompt, { succeeded: false, error: failureMessage(error) }, services.events);
     }
     throw error;
   }
-  await recordPromptOutcome(db, documentId, prompt, { succeeded: true });
+  await recordPromptOutcome(db, documentId, prompt, { succeeded: true }, services.events);
   return { result, reused: false };
 }
 

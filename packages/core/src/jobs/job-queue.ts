@@ -13,6 +13,9 @@ import { runDocumentExtractions } from '../extraction/extraction-job.ts';
 import type { ExtractionServices } from '../extraction/run-extraction.ts';
 import { resumeWaitingExtractions, type WaitingExtractionsScheduler } from '../extraction/waiting-for-model.ts';
 import { failureMessage, withoutUserContent } from '../scrub-errors.ts';
+import type { WebhookAttempt, WebhookScheduler } from '../webhooks/deliveries.ts';
+import { runWebhookAttempt, type WebhookAttemptServices } from '../webhooks/delivery-job.ts';
+import { inJobSpan, type TracedJob } from './job-span.ts';
 
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
 /** Runs a document's prompts once its text is ready. */
@@ -25,6 +28,8 @@ export const WAITING_EXTRACTIONS_QUEUE = 'waiting-extractions';
 export const TABLE_INGEST_QUEUE = 'table-ingest';
 /** Runs a batch's prompt revision on one of its documents (`{batchId, documentId}`). */
 export const BATCH_ITEM_QUEUE = 'batch-item';
+/** One attempt to deliver a webhook (`WebhookAttempt`); the delivery schedules its own retries. */
+export const WEBHOOK_QUEUE = 'webhook-delivery';
 
 /**
  * The headless auto-create run of one document. It lives in the agent package, above core, so
@@ -66,13 +71,15 @@ function jobFailure(error: unknown): Error {
   return failure;
 }
 
-/** Runs one job's work, handing pg-boss a storable failure (see jobFailure). */
-async function settled(work: () => Promise<unknown>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    throw jobFailure(error);
-  }
+/** Runs one job's work in its span, handing pg-boss a storable failure (see jobFailure). */
+function settled(job: TracedJob, work: () => Promise<unknown>): Promise<void> {
+  return inJobSpan(job, async () => {
+    try {
+      await work();
+    } catch (error) {
+      throw jobFailure(error);
+    }
+  });
 }
 
 /** Queues an auto-create run of the document, unless one is queued or running (the queue is exclusive per document). */
@@ -80,12 +87,25 @@ async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
   await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
 }
 
+async function sendWebhookAttempts(boss: PgBoss, attempts: WebhookAttempt[], startAfter?: Date): Promise<void> {
+  await boss.insert(
+    WEBHOOK_QUEUE,
+    attempts.map((data) => ({ data, ...(startAfter ? { startAfter } : {}) })),
+  );
+}
+
 /**
  * The durable job queue (pg-boss) on the application database: embedded PGlite or the
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
 export class JobQueue
-  implements TextExtractionScheduler, AutoCreateScheduler, WaitingExtractionsScheduler, TableIngestScheduler, BatchScheduler
+  implements
+    TextExtractionScheduler,
+    AutoCreateScheduler,
+    WaitingExtractionsScheduler,
+    TableIngestScheduler,
+    BatchScheduler,
+    WebhookScheduler
 {
   private readonly boss: PgBoss;
 
@@ -101,6 +121,8 @@ export class JobQueue
       autoCreate?: AutoCreateRunner;
       /** Without it this process leaves table ingests to workers that have it. */
       tableIngest?: TableIngestServices;
+      /** Without it this process leaves webhook attempts to workers that have it. */
+      webhooks?: Omit<WebhookAttemptServices, 'scheduler'>;
     },
     options: JobQueueOptions,
   ): Promise<JobQueue> {
@@ -144,6 +166,8 @@ export class JobQueue
       [TABLE_INGEST_QUEUE, queueOptions, 'standard'],
       // The item records its own failure (the person retries the failed ones); a retry only follows a crash.
       [BATCH_ITEM_QUEUE, { ...queueOptions, retryLimit: 1 }, 'standard'],
+      // Receivers' failures are retried by the delivery's own backoff; a job retry only follows a crash.
+      [WEBHOOK_QUEUE, { ...queueOptions, retryLimit: 2, expireInSeconds: 5 * 60 }, 'standard'],
     ] as const) {
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, { ...settings, policy });
@@ -159,7 +183,7 @@ export class JobQueue
       await boss.work<{ documentId: string }, void, typeof workOptions>(TEXT_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
         const { documentId } = job.data;
-        await settled(async () => {
+        await settled(job, async () => {
           if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
             await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
             // A retried text job queues no second run of the same document (see sendAutoCreate).
@@ -171,7 +195,7 @@ export class JobQueue
       });
       await boss.work<{ documentId: string }, void, typeof workOptions>(LLM_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
-        await settled(() =>
+        await settled(job, () =>
           runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit }),
         );
       });
@@ -180,21 +204,30 @@ export class JobQueue
         const send = async (documentId: string, id: string) => {
           await boss.send(LLM_EXTRACTION_QUEUE, { documentId }, { id });
         };
-        await settled(() => resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId));
+        await settled(job, () => resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId));
       });
       await boss.work<{ batchId: string; documentId: string }, void, typeof workOptions>(
         BATCH_ITEM_QUEUE,
         workOptions,
         async ([job]) => {
           if (!job) return;
-          await settled(() => runBatchItem(services.extraction, job.data.batchId, job.data.documentId));
+          await settled(job, () => runBatchItem(services.extraction, job.data.batchId, job.data.documentId));
         },
       );
       const { tableIngest } = services;
       if (tableIngest) {
         await boss.work<{ tableId: string }, void, typeof workOptions>(TABLE_INGEST_QUEUE, workOptions, async ([job]) => {
           if (!job) return;
-          await settled(() => runTableIngest(tableIngest, job.data.tableId, { isLast: job.retryCount >= job.retryLimit }));
+          await settled(job, () => runTableIngest(tableIngest, job.data.tableId, { isLast: job.retryCount >= job.retryLimit }));
+        });
+      }
+      const { webhooks } = services;
+      if (webhooks) {
+        const scheduler: WebhookScheduler = {
+          scheduleWebhookAttempts: (attempts, at) => sendWebhookAttempts(boss, attempts, at),
+        };
+        await boss.work<WebhookAttempt, void, typeof workOptions>(WEBHOOK_QUEUE, workOptions, async ([job]) => {
+          if (job) await settled(job, () => runWebhookAttempt({ ...webhooks, scheduler }, job.data));
         });
       }
       const { autoCreate } = services;
@@ -202,7 +235,7 @@ export class JobQueue
       if (autoCreate) {
         await boss.work<{ documentId: string }, void, typeof workOptions>(AUTO_CREATE_QUEUE, workOptions, async ([job]) => {
           if (!job) return;
-          await settled(() => autoCreate.run(job.data.documentId, { isLast: job.retryCount >= job.retryLimit }, job.signal));
+          await settled(job, () => autoCreate.run(job.data.documentId, { isLast: job.retryCount >= job.retryLimit }, job.signal));
         });
       }
     }
@@ -234,6 +267,10 @@ export class JobQueue
       BATCH_ITEM_QUEUE,
       documentIds.map((documentId) => ({ data: { batchId, documentId } })),
     );
+  }
+
+  async scheduleWebhookAttempts(attempts: WebhookAttempt[], startAfter?: Date): Promise<void> {
+    await sendWebhookAttempts(this.boss, attempts, startAfter);
   }
 
   /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */

@@ -11,6 +11,7 @@ interface ChatRequest {
   model?: string;
   auto_approve?: boolean;
   auto_approved_tools?: string[];
+  plan_mode?: boolean;
   thread_id?: string;
   truncate_thread_to_message_count?: number;
   max_steps?: number;
@@ -71,6 +72,7 @@ export function chatMessage(subject: { kind: string; id: string }, request: Chat
     model: request.model,
     auto_approve: request.auto_approve,
     auto_approved_tools: request.auto_approved_tools,
+    plan_mode: request.plan_mode,
     mentions: request.mentions,
   };
 }

@@ -1,3 +1,6 @@
+import { Link } from 'react-router';
+import { useCurrentOrg } from '../../layout/OrgRoute';
+import { settingsPath } from '../sections';
 import { JsonDetails } from './JsonDetails';
 import { DecisionPill } from './runDisplay';
 import type { AuditedCall } from './runsApi';
@@ -6,6 +9,7 @@ const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixe
 
 /** One tool call of a run: what was called, how it was decided and why, with its arguments and what came back. */
 export function ToolCallCard({ call, index }: { call: AuditedCall; index: number }) {
+  const org = useCurrentOrg();
   return (
     <li className="space-y-2 rounded-md border border-slate-200 px-4 py-3">
       <div className="flex flex-wrap items-center gap-2">
@@ -22,6 +26,14 @@ export function ToolCallCard({ call, index }: { call: AuditedCall; index: number
       <p className="text-sm text-slate-700">
         <span className="text-slate-500">Reason: </span>
         {call.reason}
+        {call.rule_id && (
+          <>
+            {' '}
+            <Link className="text-indigo-700 underline" to={settingsPath(org.id, 'rules', `#rule-${call.rule_id}`)}>
+              See the rule
+            </Link>
+          </>
+        )}
       </p>
       {call.error && (
         <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

@@ -13,6 +13,8 @@ export interface AuditedCall {
   decision: CallDecision;
   /** Why it was decided so. */
   reason: string;
+  /** The permission rule that decided it, when one did. */
+  rule_id?: string;
   success: boolean;
   output?: unknown;
   error?: string;

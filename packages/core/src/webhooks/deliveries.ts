@@ -1,0 +1,196 @@
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { type WEBHOOK_DELIVERY_STATUSES, webhookDeliveries } from '../db/schema.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { OrgAccess } from '../identity/access.ts';
+import { isId, newId } from '../ids.ts';
+import { failureMessage } from '../scrub-errors.ts';
+import { endpointRow, endpointsFor, requireWebhookAdmin } from './endpoints.ts';
+import { PING_EVENT, type WebhookEvent, webhookBody } from './event-payloads.ts';
+
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/**
+ * One attempt to queue. `due` is the delivery's `next_attempt_at` when queued: an attempt whose
+ * delivery has moved on (sent again, settled) finds another value there and does nothing, so a
+ * delivery never has two series of attempts at once. `attempt` counts from 1 within the series.
+ */
+export interface WebhookAttempt {
+  deliveryId: string;
+  due: string;
+  attempt: number;
+}
+
+/** Where delivery attempts are queued (the job queue). */
+export interface WebhookScheduler {
+  scheduleWebhookAttempts(attempts: WebhookAttempt[], startAfter?: Date): Promise<void>;
+}
+
+export interface WebhookDeliveryServices {
+  db: Db;
+  scheduler: WebhookScheduler;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  event: string;
+  payload: Record<string, unknown>;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Row = typeof webhookDeliveries.$inferSelect;
+
+const toDelivery = (row: Row): WebhookDelivery => ({
+  id: row.id,
+  endpointId: row.endpointId,
+  eventId: row.eventId,
+  event: row.event,
+  payload: row.payload,
+  status: row.status,
+  attempts: row.attempts,
+  lastStatusCode: row.lastStatusCode,
+  lastError: row.lastError,
+  nextAttemptAt: row.nextAttemptAt,
+  deliveredAt: row.deliveredAt,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/**
+ * Queues the first attempts of fresh deliveries. Rows whose attempt could not be queued are marked
+ * failed with the reason, rather than left pending with nothing to ever send them.
+ */
+async function queueFirstAttempts(s: WebhookDeliveryServices, rows: Array<{ id: string; nextAttemptAt: Date }>) {
+  if (rows.length === 0) return;
+  try {
+    await s.scheduler.scheduleWebhookAttempts(
+      rows.map((r) => ({ deliveryId: r.id, due: r.nextAttemptAt.toISOString(), attempt: 1 })),
+    );
+  } catch (error) {
+    await s.db
+      .update(webhookDeliveries)
+      .set({
+        status: 'failed',
+        nextAttemptAt: null,
+        lastError: `The delivery could not be queued (${failureMessage(error)}); send it again.`,
+        updatedAt: new Date(),
+      })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          rows.map((r) => r.id),
+        ),
+      );
+    throw error;
+  }
+}
+
+/** One delivery per enabled endpoint of the organization that wants the event, each queued. */
+export async function recordWebhookDeliveries(s: WebhookDeliveryServices, event: WebhookEvent): Promise<number> {
+  const endpoints = await endpointsFor(s.db, event.orgId, event.type);
+  if (endpoints.length === 0) return 0;
+  const eventId = newId();
+  const payload = webhookBody(eventId, event);
+  const now = new Date();
+  const rows = endpoints.map((endpoint) => ({
+    id: newId(),
+    orgId: event.orgId,
+    endpointId: endpoint.id,
+    eventId,
+    event: event.type,
+    payload,
+    nextAttemptAt: now,
+  }));
+  await s.db.insert(webhookDeliveries).values(rows);
+  await queueFirstAttempts(s, rows);
+  return rows.length;
+}
+
+/** A `ping` to one endpoint, whatever events it subscribes to: checks the URL, the secret and the receiver. */
+export async function sendWebhookTest(
+  s: WebhookDeliveryServices,
+  access: OrgAccess,
+  endpointId: string,
+): Promise<WebhookDelivery> {
+  requireWebhookAdmin(access);
+  const endpoint = await endpointRow(s.db, access, endpointId);
+  if (!endpoint.enabled) throw conflict('The endpoint is disabled; enable it, then send the test again.');
+  const eventId = newId();
+  const now = new Date();
+  const payload = webhookBody(eventId, {
+    type: PING_EVENT,
+    orgId: access.orgId,
+    at: now.toISOString(),
+    data: { endpoint_id: endpoint.id, message: 'A test event from docagent: this endpoint receives webhooks.' },
+  });
+  const [row] = await s.db
+    .insert(webhookDeliveries)
+    .values({ id: newId(), orgId: access.orgId, endpointId, eventId, event: PING_EVENT, payload, nextAttemptAt: now })
+    .returning();
+  const delivery = row as Row;
+  await queueFirstAttempts(s, [{ id: delivery.id, nextAttemptAt: now }]);
+  return toDelivery(delivery);
+}
+
+export interface DeliveryPage {
+  deliveries: WebhookDelivery[];
+  total: number;
+}
+
+/** The endpoint's delivery log, newest first, a page at a time. */
+export async function listWebhookDeliveries(
+  s: Pick<WebhookDeliveryServices, 'db'>,
+  access: OrgAccess,
+  endpointId: string,
+  page: { skip: number; limit: number; status?: WebhookDeliveryStatus },
+): Promise<DeliveryPage> {
+  requireWebhookAdmin(access);
+  await endpointRow(s.db, access, endpointId);
+  const where = and(
+    eq(webhookDeliveries.endpointId, endpointId),
+    page.status === undefined ? undefined : eq(webhookDeliveries.status, page.status),
+  );
+  const [rows, [total]] = await Promise.all([
+    s.db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .offset(page.skip)
+      .limit(page.limit),
+    s.db.select({ n: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { deliveries: rows.map(toDelivery), total: total?.n ?? 0 };
+}
+
+/**
+ * "Send again": a new series of attempts of the same event id and body, starting now (each attempt
+ * is signed afresh). An attempt already queued for the delivery finds it moved on and does nothing.
+ */
+export async function redeliverWebhook(
+  s: WebhookDeliveryServices,
+  access: OrgAccess,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
+  requireWebhookAdmin(access);
+  const now = new Date();
+  const [row] = isId(deliveryId)
+    ? await s.db
+        .update(webhookDeliveries)
+        .set({ status: 'pending', nextAttemptAt: now, deliveredAt: null, updatedAt: now })
+        .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.orgId, access.orgId)))
+        .returning()
+    : [];
+  if (!row) throw notFound(`Webhook delivery ${deliveryId.slice(0, 64)}`);
+  await queueFirstAttempts(s, [{ id: row.id, nextAttemptAt: now }]);
+  return toDelivery(row);
+}
