@@ -38,7 +38,7 @@ export function RuleForm({ tools, isAdmin, editing, pending, error, onSubmit, on
       className="space-y-3 rounded-md border border-slate-200 p-4"
     >
       <h3 className="text-sm font-semibold text-slate-900">{editing ? 'Change the rule' : 'Add a rule'}</h3>
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <SelectField label="Tool" value={tool} onChange={(event) => setTool(event.target.value)}>
           <option value="*">Every tool (*)</option>
           {tools.map((name) => (
@@ -61,15 +61,15 @@ export function RuleForm({ tools, isAdmin, editing, pending, error, onSubmit, on
           <option value="user">Mine</option>
           <option value="organization">The whole organization</option>
         </SelectField>
+        <TextField
+          label="Note"
+          placeholder="Why the rule exists"
+          value={note}
+          maxLength={500}
+          onChange={(e) => setNote(e.target.value)}
+        />
       </div>
       <PatternRows rows={rows} onChange={setRows} />
-      <TextField
-        label="Note"
-        placeholder="Why the rule exists"
-        value={note}
-        maxLength={500}
-        onChange={(e) => setNote(e.target.value)}
-      />
       {everything && (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
           This rule allows every call of every tool without asking anyone{isAdmin ? '.' : ': only admins may make it.'}
