@@ -6,7 +6,7 @@ import {
   type BatchScheduler,
   DatabaseBlobStore,
   type Db,
-  EventBus,
+  type EventBus,
   type ModelRegistry,
   type TableIngestScheduler,
   type TextExtractionScheduler,
@@ -29,6 +29,7 @@ import { loggerOptions } from './http/logging.ts';
 import { registerRequestTracing } from './http/request-tracing.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
+import { loggingEventBus } from './logging-event-bus.ts';
 import { accountRoutes } from './routes/account.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { agentActRoutes } from './routes/agent-act.ts';
@@ -166,9 +167,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
     if (!options.tableIngest) await ingest.close();
   });
   const data = createDataServices(ingest, executors, options.scheduler, config);
-  const events =
-    options.events ??
-    new EventBus({ onError: (error, event) => app.log.error({ err: error, event: event.type }, 'an event handler failed') });
+  const events = options.events ?? loggingEventBus(app.log);
   const extraction = { db, llm: options.llm, events };
   const documents = { db, blobs, scheduler: options.scheduler, events };
   const deps: RouteDeps = {

@@ -23,8 +23,8 @@ export async function startJobQueue(
   config: Config,
   workers: number,
   llm: ModelRegistry,
-  tableIngest?: TableIngestServices,
-  events?: EventBus,
+  tableIngest: TableIngestServices | undefined,
+  events: EventBus,
 ): Promise<JobQueue> {
   const { db } = database;
   const blobs = new DatabaseBlobStore(db);
@@ -55,6 +55,6 @@ export async function startJobQueue(
     },
   );
   // Events of this process (uploads, texts, prompts, turns) become webhook deliveries on the queue.
-  if (events) subscribeWebhooks(events, { db, scheduler: queue });
+  subscribeWebhooks(events, { db, scheduler: queue });
   return queue;
 }

@@ -1,7 +1,6 @@
 import {
   bootstrapIfEmpty,
   DatabaseBlobStore,
-  EventBus,
   type FirstStartCredentials,
   type JobQueue,
   migrateDatabase,
@@ -12,6 +11,7 @@ import type { Config } from './config.ts';
 import { tableIngestOf } from './data.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
+import { loggingEventBus } from './logging-event-bus.ts';
 import { closeOnSignal } from './shutdown.ts';
 import { startTelemetry } from './telemetry.ts';
 
@@ -52,9 +52,7 @@ export async function serve(config: Config): Promise<void> {
     });
     const llm = createModelRegistry(database, config);
     // One bus for the process: documents the job queue reads announce themselves where the app listens.
-    const events = new EventBus({
-      onError: (error, event) => app?.log.error({ err: error, event: event.type }, 'an event handler failed'),
-    });
+    const events = loggingEventBus(() => app?.log);
     const jobs = await startJobQueue(database, config, config.workers, llm, tableIngest, events);
     queue = jobs;
     app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest, events });

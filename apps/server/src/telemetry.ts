@@ -1,4 +1,4 @@
-import { installTracing, uninstallTracing } from '@docagent/core';
+import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -28,7 +28,10 @@ export function registerTracing(serviceName: string, spanProcessors: SpanProcess
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors,
   });
-  installTracing(created, new AsyncLocalStorageContextManager());
+  // The provider first: it is the registration that fails when one is there already, and then
+  // nothing else was changed.
+  if (!trace.setGlobalTracerProvider(created)) throw new Error('A tracer provider is already registered in this process.');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   provider = created;
 }
 
@@ -40,6 +43,7 @@ export async function shutdownTelemetry(): Promise<void> {
   try {
     await stopping.shutdown();
   } finally {
-    uninstallTracing();
+    trace.disable();
+    context.disable();
   }
 }

@@ -1,10 +1,11 @@
-import { DatabaseBlobStore, DomainError, EventBus, migrateDatabase, openDatabase } from '@docagent/core';
+import { DatabaseBlobStore, DomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { tableIngestOf } from './data.ts';
 import { loggerOptions } from './http/logging.ts';
 import { startJobQueue } from './jobs.ts';
 import { createModelRegistry } from './llm.ts';
+import { loggingEventBus } from './logging-event-bus.ts';
 import { closeOnSignal } from './shutdown.ts';
 import { startTelemetry } from './telemetry.ts';
 
@@ -28,9 +29,7 @@ export async function runWorker(config: Config): Promise<void> {
   try {
     await migrateDatabase(database);
     // The worker's own bus: events of the jobs it works (texts ready, prompts run) reach webhooks too.
-    const events = new EventBus({
-      onError: (error, event) => log.error({ err: error, event: event.type }, 'an event handler failed'),
-    });
+    const events = loggingEventBus(log);
     const queue = await startJobQueue(database, config, workers, createModelRegistry(database, config), tableIngest, events);
     log.info({ database: database.describe, workers }, 'docagent worker is ready');
     closeOnSignal(log, 'letting running jobs finish', async () => {

@@ -100,7 +100,7 @@ export function multipartBody(parts: FormPart[]): { payload: Buffer; headers: Re
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-type Member = Awaited<ReturnType<typeof seedMember>>;
+export type Member = Awaited<ReturnType<typeof seedMember>>;
 
 /** Uploads one text document as the member (JSON upload); its id. */
 export async function uploadText(server: TestApp, who: Member, name: string, text: string): Promise<string> {

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { newId, tables } from '@docagent/core';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
-import { seedMember, startTestApp, type TestApp, uploadText } from './helpers.ts';
-import * as h from './webhook-helpers.ts';
-import { callAs, type Delivery, type Method, type Who } from './webhook-helpers.ts';
+import { type Member, seedMember, startTestApp, type TestApp, uploadText } from './helpers.ts';
+import { webhookTestKit } from './webhook-helpers.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 /** Webhooks of the events the product publishes (prompt outcomes, agent turns), and a backlog of 10,000. */
@@ -13,7 +12,7 @@ let t: TestApp;
 let idle: TestApp;
 let fake: FakeLlmServer;
 let receiver: WebhookReceiver;
-let alice: Awaited<ReturnType<typeof seedMember>>;
+let alice: Member;
 
 before(async () => {
   fake = await startFakeLlm();
@@ -38,13 +37,7 @@ after(async () => {
   await fake.close();
 });
 
-const call = (server: TestApp, method: Method, url: string, payload?: object, token = alice.token) =>
-  callAs(server, token, method, url, payload);
-const createEndpoint = (path: string, events: string[], server = t, who: Who = alice) =>
-  h.createEndpoint(server, who, receiver, path, events);
-const deliveriesOf = (endpointId: string, server = t, who: Who = alice, query = '') =>
-  h.deliveriesOf(server, who, endpointId, query);
-const settledDelivery = (endpointId: string, match?: (d: Delivery) => boolean) => h.settledDelivery(t, alice, endpointId, match);
+const { call, createEndpoint, deliveriesOf, settledDelivery } = webhookTestKit(() => ({ server: t, who: alice, receiver }));
 
 describe('webhook events', () => {
   test('prompt outcomes and agent turns are delivered (llm.completed, agent.turn_finished, agent.approval_needed)', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { bearer, json, type TestApp } from './helpers.ts';
+import { bearer, json, type Member, type TestApp } from './helpers.ts';
 import type { WebhookReceiver } from './webhook-receiver.ts';
 
 /** What the webhook tests read of the API's answers. */
@@ -23,17 +23,16 @@ export interface Delivery {
   payload: Record<string, unknown>;
 }
 
-export type Who = { org: { id: string }; token: string };
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export const webhooksPath = (who: Who) => `/v0/orgs/${who.org.id}/webhooks`;
+export const webhooksPath = (who: Member) => `/v0/orgs/${who.org.id}/webhooks`;
 
-export const callAs = (server: TestApp, token: string, method: Method, url: string, payload?: object) =>
+const callAs = (server: TestApp, token: string, method: Method, url: string, payload?: object) =>
   server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 
-export async function createEndpoint(
+async function createEndpoint(
   server: TestApp,
-  who: Who,
+  who: Member,
   receiver: WebhookReceiver,
   path: string,
   events: string[],
@@ -43,30 +42,47 @@ export async function createEndpoint(
   return json<Endpoint>(res);
 }
 
-export async function deliveriesOf(
+async function deliveriesOf(
   server: TestApp,
-  who: Who,
+  who: Member,
   endpointId: string,
-  query = '',
-): Promise<{ deliveries: Delivery[]; total_count: number }> {
+  query: string,
+): Promise<{ deliveries: Delivery[]; total_count: number; skip: number }> {
   const res = await callAs(server, who.token, 'GET', `${webhooksPath(who)}/${endpointId}/deliveries${query}`);
   assert.equal(res.statusCode, 200, res.body);
   return json(res);
 }
 
 /** Waits until the endpoint's log has a delivery that is done (succeeded or failed) and matches. */
-export async function settledDelivery(
+async function settledDelivery(
   server: TestApp,
-  who: Who,
+  who: Member,
   endpointId: string,
   match: (d: Delivery) => boolean = () => true,
 ): Promise<Delivery> {
   for (let i = 0; i < 600; i++) {
-    const found = (await deliveriesOf(server, who, endpointId)).deliveries.find((d) => d.status !== 'pending' && match(d));
+    const found = (await deliveriesOf(server, who, endpointId, '')).deliveries.find((d) => d.status !== 'pending' && match(d));
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no settled delivery for ${endpointId}`);
+}
+
+/**
+ * The webhook tests' calls, defaulting to the test file's app, member and receiver: `defaults` is
+ * read at each call, since the file sets them up in `before`.
+ */
+export function webhookTestKit(defaults: () => { server: TestApp; who: Member; receiver: WebhookReceiver }) {
+  return {
+    call: (server: TestApp, method: Method, url: string, payload?: object, token = defaults().who.token) =>
+      callAs(server, token, method, url, payload),
+    createEndpoint: (path: string, events: string[], server = defaults().server, who = defaults().who) =>
+      createEndpoint(server, who, defaults().receiver, path, events),
+    deliveriesOf: (endpointId: string, server = defaults().server, who = defaults().who, query = '') =>
+      deliveriesOf(server, who, endpointId, query),
+    settledDelivery: (endpointId: string, match?: (d: Delivery) => boolean, server = defaults().server) =>
+      settledDelivery(server, defaults().who, endpointId, match),
+  };
 }
 
 /** The README's verification recipe, as a receiver writes it. */

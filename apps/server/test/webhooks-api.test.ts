@@ -3,9 +3,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { createApiToken, createUser, newId, SecretBox, setMembership, tables } from '@docagent/core';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
 import { eq } from 'drizzle-orm';
-import { json, seedMember, startTestApp, type TestApp, uploadText } from './helpers.ts';
-import * as h from './webhook-helpers.ts';
-import { callAs, type Delivery, type Endpoint, type Method, verifySignature, type Who, webhooksPath } from './webhook-helpers.ts';
+import { json, type Member, seedMember, startTestApp, type TestApp, uploadText } from './helpers.ts';
+import { type Delivery, type Endpoint, verifySignature, webhooksPath, webhookTestKit } from './webhook-helpers.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 /** Webhooks end to end: endpoints, signed deliveries to a local receiver, retries, the log, refusals. */
@@ -14,8 +13,8 @@ let t: TestApp;
 let strict: TestApp;
 let fake: FakeLlmServer;
 let receiver: WebhookReceiver;
-let alice: Awaited<ReturnType<typeof seedMember>>;
-let bob: Awaited<ReturnType<typeof seedMember>>;
+let alice: Member;
+let bob: Member;
 
 const SECRET = 'webhook tests server secret';
 
@@ -45,16 +44,8 @@ after(async () => {
   await fake.close();
 });
 
-const base = (who: Who = alice) => webhooksPath(who);
-const call = (server: TestApp, method: Method, url: string, payload?: object, token = alice.token) =>
-  callAs(server, token, method, url, payload);
-const createEndpoint = (path: string, events: string[], server = t, who: Who = alice) =>
-  h.createEndpoint(server, who, receiver, path, events);
-const deliveriesOf = (endpointId: string, server = t, who: Who = alice, query = '') =>
-  h.deliveriesOf(server, who, endpointId, query);
-const settledDelivery = (endpointId: string, match?: (d: Delivery) => boolean, server = t) =>
-  h.settledDelivery(server, alice, endpointId, match);
-const verify = verifySignature;
+const base = (who: Member = alice) => webhooksPath(who);
+const { call, createEndpoint, deliveriesOf, settledDelivery } = webhookTestKit(() => ({ server: t, who: alice, receiver }));
 
 describe('webhooks', () => {
   test('an upload is delivered as a signed document.uploaded that the receiver verifies; the secret is shown once', async () => {
@@ -77,7 +68,7 @@ describe('webhooks', () => {
     assert.ok(request);
     assert.equal(request.headers['content-type'], 'application/json');
     assert.equal(request.headers['docagent-webhook-id'], delivery.event_id);
-    assert.ok(verify(endpoint.secret as string, request.headers, request.body), 'the signature verifies');
+    assert.ok(verifySignature(endpoint.secret as string, request.headers, request.body), 'the signature verifies');
     const body = JSON.parse(request.body) as Record<string, unknown>;
     assert.deepEqual(
       { ...body, created_at: typeof body.created_at },
@@ -143,7 +134,7 @@ describe('webhooks', () => {
     const requests = receiver.to('/again');
     assert.equal(requests.length, 4);
     assert.ok(requests.every((r) => r.body === requests[0]?.body && r.headers['docagent-webhook-id'] === failed.event_id));
-    assert.ok(verify(endpoint.secret as string, requests[3]?.headers ?? {}, requests[3]?.body ?? ''));
+    assert.ok(verifySignature(endpoint.secret as string, requests[3]?.headers ?? {}, requests[3]?.body ?? ''));
   });
 
   test('rolling the secret signs later deliveries with the new one; update and delete', async () => {
@@ -155,8 +146,8 @@ describe('webhooks', () => {
     await call(t, 'POST', `${base()}/${endpoint.id}/test`);
     await settledDelivery(endpoint.id);
     const [request] = receiver.to('/rolled');
-    assert.ok(verify(secret, request?.headers ?? {}, request?.body ?? ''));
-    assert.ok(!verify(endpoint.secret as string, request?.headers ?? {}, request?.body ?? ''));
+    assert.ok(verifySignature(secret, request?.headers ?? {}, request?.body ?? ''));
+    assert.ok(!verifySignature(endpoint.secret as string, request?.headers ?? {}, request?.body ?? ''));
 
     const put = await call(t, 'PUT', `${base()}/${endpoint.id}`, {
       url: endpoint.url,

@@ -35,12 +35,36 @@ export * from './documents/sniff.ts';
 export * from './documents/text-extraction-job.ts';
 export * from './documents/upload.ts';
 export * from './errors.ts';
-export * from './evaluation/evaluations.ts';
-export * from './evaluation/score.ts';
+export {
+  compareEvaluations,
+  createEvaluation,
+  type EvaluationComparison,
+  type EvaluationRecord,
+  type EvaluationReport,
+  evaluationReport,
+  getEvaluation,
+  listEvaluations,
+} from './evaluation/evaluations.ts';
+export type { EvaluationDifference, EvaluationScore, FieldAccuracy } from './evaluation/score.ts';
 export * from './events/event-bus.ts';
 export * from './export/prompt-export.ts';
 export * from './extraction/batches/batch-progress.ts';
-export * from './extraction/batches/prompt-batches.ts';
+export {
+  BATCH_ITEM_STATUSES,
+  BATCH_LIMITS,
+  type BatchItemRecord,
+  type BatchItemStatus,
+  type BatchRecord,
+  type BatchScheduler,
+  type BatchSelection,
+  type BatchServices,
+  cancelBatch,
+  createBatch,
+  getBatch,
+  listBatches,
+  listBatchItems,
+  retryFailedItems,
+} from './extraction/batches/prompt-batches.ts';
 export * from './extraction/extraction-job.ts';
 export * from './extraction/extraction-results.ts';
 export * from './extraction/extraction-state.ts';
@@ -50,9 +74,7 @@ export * from './extraction/waiting-for-model.ts';
 export * from './grounding/citation.ts';
 export { citeResult } from './grounding/citations.ts';
 export { type LeafValue, leafValues } from './grounding/leaf-values.ts';
-export { locateLeaf, similarity } from './grounding/locate.ts';
-export { type IndexedPage, indexPage } from './grounding/page-words.ts';
-export { amountKey, normalizeText, parseAmount, parseDates, valueKeys } from './grounding/value-forms.ts';
+export { normalizeText, parseAmount, parseDates, valueKeys } from './grounding/value-forms.ts';
 export * from './identity/access.ts';
 export * from './identity/account.ts';
 export * from './identity/api-tokens.ts';
@@ -77,7 +99,7 @@ export * from './llm/usage.ts';
 export * from './llm/usage-summary.ts';
 export * from './permissions/permission-rules.ts';
 export { coveringRule, describeRule, ruleCovers } from './permissions/rule-match.ts';
-export { literalGlob, matchesPattern, PATTERN_LIMITS, patternProblems, type RulePattern } from './permissions/rule-pattern.ts';
+export { matchesPattern, PATTERN_LIMITS, patternLike, patternProblems, type RulePattern } from './permissions/rule-pattern.ts';
 export * from './projects/note-diff.ts';
 export * from './projects/note-rules.ts';
 export * from './projects/note-versions.ts';
@@ -93,28 +115,30 @@ export * from './scrub-errors.ts';
 export * from './storage/blob-store.ts';
 export * from './tags/tags.ts';
 export * from './telemetry/tracing.ts';
-export * from './telemetry/tracing-install.ts';
 export * from './text/extract-text.ts';
 export type { OcrEngineName } from './text/ocr.ts';
 export { tesseractCliAvailable } from './text/ocr.ts';
 export { type PdfEngineName, pdftotextAvailable } from './text/pdf-engine.ts';
 export * from './text/types.ts';
 export * from './web-search/web-search.ts';
-export * from './webhooks/deliveries.ts';
-export * from './webhooks/delivery-job.ts';
+export {
+  listWebhookDeliveries,
+  redeliverWebhook,
+  sendWebhookTest,
+  WEBHOOK_DELIVERY_STATUSES,
+  type WebhookDelivery,
+  type WebhookScheduler,
+} from './webhooks/deliveries.ts';
+export { DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS } from './webhooks/delivery-job.ts';
 export {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookEndpoints,
-  MAX_WEBHOOK_ENDPOINTS,
   rollWebhookSecret,
   updateWebhookEndpoint,
   type WebhookEndpoint,
-  type WebhookEndpointInput,
   type WebhookEndpointServices,
 } from './webhooks/endpoints.ts';
-export * from './webhooks/event-payloads.ts';
-export { ALLOW_PRIVATE_HINT, checkWebhookTarget, isPrivateAddress, parseWebhookUrl } from './webhooks/private-address.ts';
-export * from './webhooks/signature.ts';
+export { WEBHOOK_EVENTS } from './webhooks/event-payloads.ts';
 export { subscribeWebhooks } from './webhooks/subscriber.ts';

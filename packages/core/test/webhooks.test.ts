@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { checkWebhookTarget, isPrivateAddress } from '../src/webhooks/private-address.ts';
 import {
-  checkWebhookTarget,
-  isPrivateAddress,
   newWebhookSecret,
   signWebhook,
   verifyWebhookSignature,
   WEBHOOK_HEADERS,
   webhookHeaders,
-} from '../src/index.ts';
+} from '../src/webhooks/signature.ts';
 
 /** The README's verification recipe, as a receiver would write it (no docagent code). */
 function readmeVerify(secret: string, headers: Record<string, string>, rawBody: string): boolean {

@@ -1,5 +1,5 @@
-import { recordFailure, tracer } from '@docagent/core';
-import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { markSpanFailed, recordSpanFailure, tracer } from '@docagent/core';
+import { context, isSpanContextValid, type Span, SpanKind, trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const spans = new WeakMap<FastifyRequest, { span: Span; error?: Error }>();
@@ -21,7 +21,13 @@ export function registerRequestTracing(app: FastifyInstance): void {
         'url.scheme': request.protocol,
       },
     });
-    const traced = { span } as { span: Span; error?: Error };
+    // Tracing off: the span is a no-op, and nothing is bound or listened to for it. (A span that
+    // sampling dropped still has a valid context, so that its children follow its decision.)
+    if (!isSpanContextValid(span.spanContext())) {
+      done();
+      return;
+    }
+    const traced: { span: Span; error?: Error } = { span };
     spans.set(request, traced);
     const active = trace.setSpan(context.active(), span);
     // The body arrives as stream events, which would run outside the span: bound to it, parsing,
@@ -36,11 +42,8 @@ export function registerRequestTracing(app: FastifyInstance): void {
       span.updateName(route ? `${request.method} ${route}` : request.method);
       span.setAttribute('http.response.status_code', status);
       // Client errors are the client's: only a server error marks the span failed.
-      if (status >= 500 && traced.error) recordFailure(span, traced.error);
-      else if (status >= 500) {
-        span.setAttribute('error.type', String(status));
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
+      if (status >= 500 && traced.error) recordSpanFailure(span, traced.error);
+      else if (status >= 500) markSpanFailed(span, String(status));
       span.end();
     });
     context.with(active, done);

@@ -1,19 +1,25 @@
 import type { FastifyReply } from 'fastify';
 
+/** A signal that aborts when the client goes away before the response is finished. */
+export function abortedWhenClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  // The response's close, not the request's: a request "closes" as soon as its body is read.
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 /**
  * A Server-Sent Events response opened on the first frame, so that an error found before any
  * frame (an unknown document, a consumed turn) is still an ordinary HTTP error. `signal` aborts
  * when the client goes away.
  */
 export function lazySse(reply: FastifyReply) {
-  const controller = new AbortController();
+  const signal = abortedWhenClientLeaves(reply);
   let open = false;
-  // The response's close, not the request's: a request "closes" as soon as its body is read.
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
   return {
-    signal: controller.signal,
+    signal,
     get opened() {
       return open;
     },

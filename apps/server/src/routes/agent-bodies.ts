@@ -2,7 +2,7 @@ import type { FrameSink, TurnResult } from '@docagent/agent';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { lazySse } from '../http/sse.ts';
-import { ErrorBodySchema } from './schemas.ts';
+import { ErrorBodySchema, id } from './schemas.ts';
 
 /** The agent's request and response bodies, shared by the document routes, the generic ones and the WebSocket. */
 
@@ -14,7 +14,8 @@ export const agentErrors = {
   502: ErrorBodySchema,
   503: ErrorBodySchema,
 };
-export const id = z.string().min(1).max(64);
+/** Re-exported for the agent's other bodies. */
+export { id };
 
 export const StrategySchema = z.enum(['react', 'roa']).describe('react: tool-calling steps; roa: reason, act, observe');
 

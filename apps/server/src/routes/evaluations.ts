@@ -11,11 +11,10 @@ import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
 import { BatchCountsSchema } from './prompt-batches.ts';
-import { ErrorBodySchema, iso, isoOrNull, OrgParamsSchema } from './schemas.ts';
+import { ErrorBodySchema, id, iso, isoOrNull, OrgParamsSchema } from './schemas.ts';
 
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const tags = ['evaluations'];
-const id = z.string().min(1).max(64);
 const PromptParams = OrgParamsSchema.extend({ prompt_id: id });
 
 const EvaluationSchema = z.object({

@@ -34,6 +34,12 @@ const RuleFields = {
     .record(z.string().max(PATTERN_LIMITS.pathChars), z.string().max(PATTERN_LIMITS.globChars))
     .optional()
     .describe('Argument path ("document_id", "fields[0].name") → glob ("inv-*"); omitted: every call of the tool'),
+  like_call: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "Instead of pattern: a call's arguments; the rule covers calls on the same target (its ids, names and paths, matched exactly)",
+    ),
   effect: z.enum(['allow', 'deny']),
   note: z.string().max(500).optional(),
 };
@@ -48,6 +54,11 @@ const toBody = (r: PermissionRule): z.infer<typeof RuleSchema> => ({
   allows_everything: allowsEverything(r),
   created_by: r.createdBy,
   created_at: iso(r.createdAt),
+});
+
+const ruleInputOf = <B extends { like_call?: Record<string, unknown> }>({ like_call, ...rest }: B) => ({
+  ...rest,
+  ...(like_call === undefined ? {} : { likeCall: like_call }),
 });
 
 const RuleParams = OrgParamsSchema.extend({ rule_id: z.string().min(1).max(64) });
@@ -83,7 +94,8 @@ export function permissionRuleRoutes(app: ZodApp, { db, agent }: RouteDeps): voi
         response: { 201: RuleSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(toBody(await createRule(db, orgOf(request), request.body, toolNames()))),
+    async (request, reply) =>
+      reply.code(201).send(toBody(await createRule(db, orgOf(request), ruleInputOf(request.body), toolNames()))),
   );
 
   app.put(
@@ -97,7 +109,8 @@ export function permissionRuleRoutes(app: ZodApp, { db, agent }: RouteDeps): voi
         response: { 200: RuleSchema, ...errors },
       },
     },
-    async (request) => toBody(await updateRule(db, orgOf(request), request.params.rule_id, request.body, toolNames())),
+    async (request) =>
+      toBody(await updateRule(db, orgOf(request), request.params.rule_id, ruleInputOf(request.body), toolNames())),
   );
 
   app.delete(

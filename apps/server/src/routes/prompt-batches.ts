@@ -13,11 +13,10 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
-import { ErrorBodySchema, iso, isoOrNull, OrgParamsSchema } from './schemas.ts';
+import { ErrorBodySchema, id, iso, isoOrNull, OrgParamsSchema, PageQuerySchema } from './schemas.ts';
 
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const tags = ['batches'];
-const id = z.string().min(1).max(64);
 const BatchParams = OrgParamsSchema.extend({ batch_id: id });
 
 /** How many of a batch's (or an evaluation's) documents are in each state. */
@@ -123,11 +122,12 @@ export function promptBatchRoutes(app: ZodApp, { db, batches }: RouteDeps): void
         summary: "The batch's documents with their outcome (the failed with the reason)",
         tags,
         params: BatchParams,
-        querystring: z.strictObject({
-          status: z.enum(BATCH_ITEM_STATUSES).optional(),
-          skip: z.coerce.number().int().min(0).default(0),
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-        }),
+        querystring: PageQuerySchema.omit({ name_search: true })
+          .extend({
+            status: z.enum(BATCH_ITEM_STATUSES).optional(),
+            limit: z.coerce.number().int().min(1).max(200).default(50),
+          })
+          .strict(),
         response: {
           200: z.object({
             documents: z.array(

@@ -1,6 +1,7 @@
 import { INFER_LIMITS, inferSchema, type MergedField } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
+import { abortedWhenClientLeaves } from '../http/sse.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
 import { ErrorBodySchema, OrgParamsSchema } from './schemas.ts';
 
@@ -68,17 +69,14 @@ export function schemaInferenceRoutes(app: ZodApp, { extraction }: RouteDeps): v
     },
     async (request, reply) => {
       const { document_ids, name, model } = request.body;
-      const controller = new AbortController();
       // A client that leaves stops the model calls it would not read.
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const signal = abortedWhenClientLeaves(reply);
       const inferred = await inferSchema(extraction, {
         orgId: orgOf(request).orgId,
         documentIds: document_ids,
         name,
         model,
-        signal: controller.signal,
+        signal,
       });
       return { response_format: inferred.responseFormat, fields: inferred.fields.map(fieldBody), documents: inferred.documents };
     },

@@ -7,6 +7,9 @@ export const ErrorBodySchema = z.object({
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 
+/** An id in a path or a body: a prompt's, a batch's, a document's. */
+export const id = z.string().min(1).max(64);
+
 export const OrgParamsSchema = z.object({ organization_id: z.string().min(1).max(64) });
 
 export const OrganizationSchema = z.object({ id: z.string(), name: z.string(), role: z.enum(['admin', 'user']) });

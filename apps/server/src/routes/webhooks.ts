@@ -8,6 +8,7 @@ import {
   rollWebhookSecret,
   sendWebhookTest,
   updateWebhookEndpoint,
+  WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENTS,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -17,7 +18,7 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
-import { ErrorBodySchema, iso, isoOrNull, OrgParamsSchema } from './schemas.ts';
+import { ErrorBodySchema, iso, isoOrNull, OrgParamsSchema, PageQuerySchema } from './schemas.ts';
 
 const errors = { 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema };
 const tags = ['webhooks'];
@@ -50,14 +51,12 @@ const WithSecretSchema = EndpointSchema.extend({
   secret: z.string().describe('Signs the deliveries; shown in this response only'),
 });
 
-const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-
 const DeliverySchema = z.object({
   id: z.string(),
   webhook_id: z.string(),
   event_id: z.string(),
   event: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number(),
   last_status_code: z.number().nullable(),
   last_error: z.string().nullable(),
@@ -209,17 +208,21 @@ export function webhookRoutes(app: ZodApp, { db, config, extraction }: RouteDeps
         summary: "The endpoint's delivery log, newest first",
         tags,
         params: EndpointParams,
-        querystring: z.strictObject({
-          status: z.enum(DELIVERY_STATUSES).optional(),
-          skip: z.coerce.number().int().min(0).max(10_000_000).default(0),
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-        }),
-        response: { 200: z.object({ deliveries: z.array(DeliverySchema), total_count: z.number() }), ...errors },
+        querystring: PageQuerySchema.omit({ name_search: true })
+          .extend({
+            status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
+            limit: z.coerce.number().int().min(1).max(200).default(50),
+          })
+          .strict(),
+        response: {
+          200: z.object({ deliveries: z.array(DeliverySchema), total_count: z.number(), skip: z.number() }),
+          ...errors,
+        },
       },
     },
     async (request) => {
       const page = await listWebhookDeliveries(deliveries, orgOf(request), request.params.webhook_id, request.query);
-      return { deliveries: page.deliveries.map(toDelivery), total_count: page.total };
+      return { deliveries: page.deliveries.map(toDelivery), total_count: page.total, skip: request.query.skip };
     },
   );
 

@@ -8,7 +8,8 @@ import {
   stopChat,
   type TurnResult,
 } from '@docagent/agent';
-import type { OrgAccess } from '@docagent/core';
+import { type OrgAccess, recordSpanFailure } from '@docagent/core';
+import { trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApproveMessage, ChatMessage, ClientMessage } from './client-messages.ts';
 import { connectionSpan, inMessageSpan } from './message-span.ts';
@@ -176,7 +177,12 @@ export class AgentSocket {
 
   private fail(error: unknown, turnId: string | undefined): void {
     const { message, internal } = describeFailure(error);
-    if (internal) this.log.error({ err: error, turnId }, 'agent socket request failed');
+    if (internal) {
+      this.log.error({ err: error, turnId }, 'agent socket request failed');
+      // Handled here rather than thrown, so the message's span learns of it here.
+      const span = trace.getActiveSpan();
+      if (span) recordSpanFailure(span, error);
+    }
     this.out.send(errorMessage(message, turnId));
   }
 }

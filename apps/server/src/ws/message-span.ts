@@ -18,6 +18,6 @@ export function inMessageSpan(type: string, connection: SpanContext | undefined,
       links: connection ? [{ context: connection }] : [],
       attributes: { 'docagent.ws.message_type': type },
     },
-    () => work(),
+    work,
   );
 }

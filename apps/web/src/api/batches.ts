@@ -56,21 +56,20 @@ export function useFailedDocumentsQuery(orgId: string, batch: Batch) {
   });
 }
 
-function useBatchAction<Input>(orgId: string, promptId: string, send: (input: Input) => Promise<Batch>) {
+/** An action on a batch; its prompt's batches (and the batch itself) are read again after it. */
+function useBatchAction<Input>(orgId: string, send: (input: Input) => Promise<Batch>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: send,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: batchesKey(orgId, promptId) }),
+    onSuccess: (batch) => queryClient.invalidateQueries({ queryKey: batchesKey(orgId, batch.prompt_id) }),
   });
 }
 
 /** Starts a batch of a prompt: its jobs run on the server, whoever watches. */
-export function startBatch(orgId: string, promptId: string, start: BatchStart) {
-  return postJson<Batch>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(promptId)}/batches`, { body: start });
-}
-
-export function useStartBatchMutation(orgId: string, promptId: string) {
-  return useBatchAction(orgId, promptId, (start: BatchStart) => startBatch(orgId, promptId, start));
+export function useStartBatchMutation(orgId: string) {
+  return useBatchAction(orgId, ({ promptId, ...start }: BatchStart & { promptId: string }) =>
+    postJson<Batch>(`${orgApiPath(orgId)}/prompts/${encodeURIComponent(promptId)}/batches`, { body: start }),
+  );
 }
 
 /** One batch of a prompt, read again every second while it runs (and when it is cancelled or retried). */
@@ -82,10 +81,10 @@ export function useBatchQuery(orgId: string, promptId: string, batchId: string) 
   });
 }
 
-export function useCancelBatchMutation(orgId: string, promptId: string) {
-  return useBatchAction(orgId, promptId, (batchId: string) => postJson<Batch>(`${batchPath(orgId, batchId)}/cancel`));
+export function useCancelBatchMutation(orgId: string) {
+  return useBatchAction(orgId, (batchId: string) => postJson<Batch>(`${batchPath(orgId, batchId)}/cancel`));
 }
 
-export function useRetryBatchMutation(orgId: string, promptId: string) {
-  return useBatchAction(orgId, promptId, (batchId: string) => postJson<Batch>(`${batchPath(orgId, batchId)}/retry`));
+export function useRetryBatchMutation(orgId: string) {
+  return useBatchAction(orgId, (batchId: string) => postJson<Batch>(`${batchPath(orgId, batchId)}/retry`));
 }

@@ -46,10 +46,14 @@ function useRuleChange<Input>(orgId: string, send: (input: Input) => Promise<unk
   });
 }
 
-export function useCreateRuleMutation(orgId: string) {
-  return useRuleChange(orgId, (input: RuleInput & { scope: RuleScope }) =>
-    postJson<PermissionRule>(rulesPath(orgId), { body: input }),
+/** A new rule: with a pattern, or with `like_call`, a call's arguments whose like it covers (the server picks what names the target). */
+export type NewRule = Omit<RuleInput, 'pattern'> & { scope: RuleScope } & (
+    | { pattern: Record<string, string> }
+    | { like_call: unknown }
   );
+
+export function useCreateRuleMutation(orgId: string) {
+  return useRuleChange(orgId, (input: NewRule) => postJson<PermissionRule>(rulesPath(orgId), { body: input }));
 }
 
 export function useUpdateRuleMutation(orgId: string) {
@@ -60,25 +64,4 @@ export function useUpdateRuleMutation(orgId: string) {
 
 export function useDeleteRuleMutation(orgId: string) {
   return useRuleChange(orgId, (ruleId: string) => deleteNoContent(`${rulesPath(orgId)}/${encodeURIComponent(ruleId)}`));
-}
-
-/** A glob matching exactly this text (the server's globs treat these characters as special). */
-const literalGlob = (text: string) => text.replace(/[\\*?[\]{}()!+@|]/g, (c) => `\\${c}`);
-
-/** Arguments that name what a call works on: a rule "like this call" keeps them and lets the rest vary. */
-const NAMING_ARGUMENT = /(^|_)(id|ids|revid|name|path|kind|field)$/;
-
-/**
- * The pattern of "calls like this": the call's arguments that say what it works on (ids, names,
- * paths), each exactly as given; free text such as a new value or a description may differ.
- * A call without such arguments gets every short plain argument.
- */
-export function likeThisPattern(args: unknown): Record<string, string> {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return {};
-  const plain = Object.entries(args).filter(
-    (entry): entry is [string, string | number | boolean] =>
-      ['string', 'number', 'boolean'].includes(typeof entry[1]) && String(entry[1]).length <= 200,
-  );
-  const naming = plain.filter(([key]) => NAMING_ARGUMENT.test(key));
-  return Object.fromEntries((naming.length > 0 ? naming : plain).map(([key, value]) => [key, literalGlob(String(value))]));
 }

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage, type InputProblem } from '../api/client';
-import { likeThisPattern } from '../api/permissionRules';
 import { Button } from '../components/Button';
 import { CallPreview } from './CallPreview';
 import type { ToolItem, ToolStatus } from './chatItems';
@@ -58,12 +57,6 @@ interface ToolCallCardProps {
   validate?: (args: Record<string, unknown>) => Promise<InputProblem[]>;
   /** Offers this card's Approve (with its edited arguments) to the approval pinned above the message box. */
   onRegisterApprove?: (callId: string, approve: () => void) => () => void;
-}
-
-/** What "calls like this" keeps of a call: "document_id and field", or "arguments" when nothing names a target. */
-function describeLikeThis(args: unknown): string {
-  const keys = Object.keys(likeThisPattern(args));
-  return keys.length === 0 ? 'arguments' : keys.join(' and ');
 }
 
 /** One tool call of the agent: its name, arguments and outcome; a pending one asks for approval. */
@@ -214,7 +207,7 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
             disabled={locked}
             onClick={() => void approve('like_this')}
             aria-label={`Always approve calls like this of ${item.name}`}
-            title={`Approve this call, and add a rule of yours that runs calls of ${item.name} on the same ${describeLikeThis(item.arguments)} without asking (Settings → Rules)`}
+            title={`Approve this call, and add a rule of yours that runs calls of ${item.name} on the same target (its ids and names) without asking (Settings → Rules)`}
           >
             Always approve calls like this
           </Button>

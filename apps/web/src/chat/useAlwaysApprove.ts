@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { likeThisPattern, useCreateRuleMutation } from '../api/permissionRules';
+import { useCreateRuleMutation } from '../api/permissionRules';
 import type { AlwaysApprove } from './usePauseDecisions';
 
 /** "Always approve" on a call writes a rule of the person's: for every call of its tool, or for calls like it. */
@@ -11,7 +11,7 @@ export function useAlwaysApprove(orgId: string): AlwaysApprove {
         tool: call.name,
         effect: 'allow',
         scope: 'user',
-        pattern: like === 'like_this' ? likeThisPattern(call.arguments) : {},
+        ...(like === 'like_this' ? { like_call: call.arguments ?? {} } : { pattern: {} }),
         note:
           like === 'like_this' ? 'Approved in the chat: calls like this one' : 'Approved in the chat: every call of this tool',
       }),

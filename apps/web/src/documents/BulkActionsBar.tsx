@@ -1,9 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { startBatch } from '../api/batches';
+import { useStartBatchMutation } from '../api/batches';
 import { errorMessage } from '../api/client';
 import { type BulkAction, type BulkOutcome, exportDocuments, useBulkActionMutation } from '../api/documentBulk';
-import { type Prompt, usePromptChoicesQuery } from '../api/prompts';
+import { usePromptChoicesQuery } from '../api/prompts';
 import { type Tag, useTagsQuery } from '../api/tags';
 import type { DocumentSummary } from '../api/types';
 import { Button } from '../components/Button';
@@ -67,12 +66,7 @@ export function BulkActionsBar({ orgId, selected, onClear }: BulkActionsBarProps
   const prompts = usePromptChoicesQuery(orgId);
   const bulk = useBulkActionMutation(orgId, (done, total) => setProgress({ done, total }));
   const [promptRun, setPromptRun] = useState<{ promptId: string; batchId: string } | null>(null);
-  const startRun = useMutation({
-    mutationFn: (prompt: Prompt) =>
-      startBatch(orgId, prompt.prompt_id, { prompt_revid: prompt.prompt_revid, document_ids: selected.map((d) => d.id) }),
-    onSuccess: (batch) => setPromptRun({ promptId: batch.prompt_id, batchId: batch.batch_id }),
-    onError: (error) => setReport(`The prompt could not start: ${errorMessage(error)}`),
-  });
+  const startRun = useStartBatchMutation(orgId);
   const busy = bulk.isPending || progress !== null || startRun.isPending;
 
   function runPrompt(promptRevid: string) {
@@ -80,7 +74,13 @@ export function BulkActionsBar({ orgId, selected, onClear }: BulkActionsBarProps
     if (!prompt) return;
     setReport(null);
     setPromptRun(null);
-    startRun.mutate(prompt);
+    startRun.mutate(
+      { promptId: prompt.prompt_id, prompt_revid: prompt.prompt_revid, document_ids: selected.map((d) => d.id) },
+      {
+        onSuccess: (batch) => setPromptRun({ promptId: batch.prompt_id, batchId: batch.batch_id }),
+        onError: (error) => setReport(`The prompt could not start: ${errorMessage(error)}`),
+      },
+    );
   }
 
   function run(action: BulkAction) {

@@ -8,7 +8,7 @@ import { TagPicker } from './TagPicker';
 /** Runs the prompt's latest version over documents chosen by tags or by name, and shows its batches. */
 export function BatchPanel({ orgId, promptId }: { orgId: string; promptId: string }) {
   const batches = useBatchesQuery(orgId, promptId);
-  const start = useStartBatchMutation(orgId, promptId);
+  const start = useStartBatchMutation(orgId);
   const [by, setBy] = useState<'tags' | 'name'>('tags');
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [name, setName] = useState('');
@@ -16,7 +16,7 @@ export function BatchPanel({ orgId, promptId }: { orgId: string; promptId: strin
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    start.mutate(by === 'tags' ? { tag_ids: tagIds } : { name_search: name.trim() });
+    start.mutate(by === 'tags' ? { promptId, tag_ids: tagIds } : { promptId, name_search: name.trim() });
   }
 
   return (

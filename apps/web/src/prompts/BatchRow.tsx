@@ -14,8 +14,8 @@ function describe(batch: Batch): string {
 
 /** One batch: its progress, what failed and why, and cancel or retry. */
 export function BatchRow({ orgId, batch }: { orgId: string; batch: Batch }) {
-  const cancel = useCancelBatchMutation(orgId, batch.prompt_id);
-  const retry = useRetryBatchMutation(orgId, batch.prompt_id);
+  const cancel = useCancelBatchMutation(orgId);
+  const retry = useRetryBatchMutation(orgId);
   const failed = useFailedDocumentsQuery(orgId, batch);
   const { counts } = batch;
   const done = counts.succeeded + counts.failed + counts.cancelled;

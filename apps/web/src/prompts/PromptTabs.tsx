@@ -57,8 +57,9 @@ export function PromptTabs({ prompt, evaluation }: { prompt: ReactNode; evaluati
       </div>
       {TABS.map(([tab]) => (
         <div key={tab} role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} hidden={shown !== tab}>
-          {/* Both stay mounted: what is typed in the editor survives a look at the evaluation. */}
-          {tab === 'prompt' ? prompt : evaluation}
+          {/* The editor stays mounted: what is typed in it survives a look at the evaluation. The
+              evaluation is mounted only while shown, so that it polls nothing while hidden. */}
+          {tab === 'prompt' ? prompt : shown === 'evaluation' && evaluation}
         </div>
       ))}
     </div>

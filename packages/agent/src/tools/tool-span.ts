@@ -1,5 +1,4 @@
-import { inSpan } from '@docagent/core';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { inSpan, markSpanFailed } from '@docagent/core';
 
 /**
  * Runs one tool call in a span named as the GenAI conventions ask (`execute_tool {name}`). Its
@@ -13,18 +12,12 @@ export function inToolSpan<Outcome extends { success: boolean }>(
 ): Promise<Outcome> {
   return inSpan(
     `execute_tool ${toolName}`,
-    {
-      kind: SpanKind.INTERNAL,
-      attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'docagent.tool.phase': phase },
-    },
+    { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'docagent.tool.phase': phase } },
     async (span) => {
       const outcome = await work();
       span.setAttribute('docagent.tool.outcome', outcome.success ? 'success' : 'error');
       // A failed call comes back to the model as a message rather than thrown; the span still says it failed.
-      if (!outcome.success) {
-        span.setAttribute('error.type', 'tool_error');
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
+      if (!outcome.success) markSpanFailed(span, 'tool_error');
       return outcome;
     },
   );

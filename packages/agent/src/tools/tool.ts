@@ -111,57 +111,57 @@ export type ToolOutcome = { success: true; result: unknown } | { success: false;
  * and crashes come back as an error it can read and correct.
  */
 export function executeTool(tool: ToolDefinition, context: ToolContext, rawInput: unknown): Promise<ToolOutcome> {
-  return invoke(tool, context, rawInput, tool.run);
+  return inToolSpan(tool.name, 'run', () => attemptTool(tool, context, rawInput, tool.run));
 }
 
 /** Computes a tool's proposal (see `propose`) under the same rules as running it. */
 export function proposeCall(tool: ToolDefinition, context: ToolContext, rawInput: unknown): Promise<ToolOutcome> {
-  if (!tool.propose) return Promise.resolve({ success: true, result: undefined });
-  return invoke(tool, context, rawInput, tool.propose);
+  const { propose } = tool;
+  if (!propose) return Promise.resolve({ success: true, result: undefined });
+  return inToolSpan(tool.name, 'propose', () => attemptTool(tool, context, rawInput, propose));
 }
 
-async function invoke(
+/** One attempt of a tool action on raw input: checked arguments, a time limit, errors as outcomes. */
+async function attemptTool(
   tool: ToolDefinition,
   context: ToolContext,
   rawInput: unknown,
   action: (context: ToolContext, input: unknown) => Promise<unknown>,
 ): Promise<ToolOutcome> {
-  return inToolSpan(tool.name, action === tool.propose ? 'propose' : 'run', async (): Promise<ToolOutcome> => {
-    const parsed = tool.input.safeParse(rawInput ?? {});
-    if (!parsed.success) {
-      const problems = problemsOf(parsed.error)
-        .map((p) => `${p.path}: ${p.message}`)
-        .join('; ');
-      return { success: false, error: `Invalid arguments for ${tool.name}: ${problems}. Fix them and call the tool again.` };
+  const parsed = tool.input.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    const problems = problemsOf(parsed.error)
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('; ');
+    return { success: false, error: `Invalid arguments for ${tool.name}: ${problems}. Fix them and call the tool again.` };
+  }
+  const limitMs = tool.timeLimitMs ?? DEFAULT_TOOL_TIME_LIMIT_MS;
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(), limitMs);
+  const abortSignal = AbortSignal.any([context.abortSignal, timer.signal]);
+  const timedOut = new Promise<never>((_, reject) =>
+    timer.signal.addEventListener('abort', () => reject(new ToolTimeLimit()), { once: true }),
+  );
+  try {
+    const result = await Promise.race([action.call(tool, { ...context, abortSignal }, parsed.data), timedOut]);
+    if (result && typeof result === 'object' && 'error' in result && typeof result.error === 'string') {
+      // A code with its message ({error: "EXECUTION_ERROR", message}): the model needs both to fix its call.
+      const message = 'message' in result && typeof result.message === 'string' ? `: ${result.message}` : '';
+      return { success: false, error: `${result.error}${message}` };
     }
-    const limitMs = tool.timeLimitMs ?? DEFAULT_TOOL_TIME_LIMIT_MS;
-    const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), limitMs);
-    const abortSignal = AbortSignal.any([context.abortSignal, timer.signal]);
-    const timedOut = new Promise<never>((_, reject) =>
-      timer.signal.addEventListener('abort', () => reject(new ToolTimeLimit()), { once: true }),
-    );
-    try {
-      const result = await Promise.race([action.call(tool, { ...context, abortSignal }, parsed.data), timedOut]);
-      if (result && typeof result === 'object' && 'error' in result && typeof result.error === 'string') {
-        // A code with its message ({error: "EXECUTION_ERROR", message}): the model needs both to fix its call.
-        const message = 'message' in result && typeof result.message === 'string' ? `: ${result.message}` : '';
-        return { success: false, error: `${result.error}${message}` };
-      }
-      return { success: true, result };
-    } catch (error) {
-      if (error instanceof ToolTimeLimit || timer.signal.aborted) {
-        return {
-          success: false,
-          error: `${tool.name} took longer than ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} s` : `${limitMs} ms`} and was stopped. Try it on less (a page range, a smaller limit).`,
-        };
-      }
-      if (isDomainError(error)) return { success: false, error: error.message };
-      return { success: false, error: `${tool.name} failed: ${(error as Error).message}` };
-    } finally {
-      clearTimeout(timeout);
+    return { success: true, result };
+  } catch (error) {
+    if (error instanceof ToolTimeLimit || timer.signal.aborted) {
+      return {
+        success: false,
+        error: `${tool.name} took longer than ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} s` : `${limitMs} ms`} and was stopped. Try it on less (a page range, a smaller limit).`,
+      };
     }
-  });
+    if (isDomainError(error)) return { success: false, error: error.message };
+    return { success: false, error: `${tool.name} failed: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timeout);
+  }
 }
 
 /** Long enough for an extraction of a large document with one retry. */

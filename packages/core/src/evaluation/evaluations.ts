@@ -1,11 +1,16 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { documents, extractionResults, promptBatches, promptBatchItems, promptRevisions } from '../db/schema.ts';
+import { documents, extractionResults, promptBatches, promptBatchItems } from '../db/schema.ts';
 import { conflict, notFound } from '../errors.ts';
-import { BATCH_LIMITS, type BatchRecord, type BatchServices, getBatch } from '../extraction/batches/prompt-batches.ts';
-import { actorName, type OrgAccess } from '../identity/access.ts';
-import { newId } from '../ids.ts';
-import { listPromptVersions } from '../prompts/prompts.ts';
+import {
+  BATCH_LIMITS,
+  type BatchRecord,
+  type BatchServices,
+  batchesWhere,
+  insertBatch,
+} from '../extraction/batches/prompt-batches.ts';
+import type { OrgAccess } from '../identity/access.ts';
+import { promptRevisionOf } from '../prompts/prompts.ts';
 import { type EvaluationDifference, type EvaluationScore, type FieldAccuracy, scoreEvaluation } from './score.ts';
 
 /**
@@ -61,56 +66,40 @@ export async function createEvaluation(
   input: { promptRevid?: string },
 ): Promise<EvaluationRecord> {
   const { db } = services;
-  const versions = await listPromptVersions(db, access.orgId, promptId);
-  const revision = input.promptRevid ? versions.find((v) => v.promptRevid === input.promptRevid) : versions[0];
-  if (!revision) throw notFound(`Revision ${input.promptRevid} of prompt ${promptId}`);
+  const revision = await promptRevisionOf(db, access.orgId, promptId, input.promptRevid || undefined);
   const set = (await evaluationSet(db, access.orgId, promptId)).slice(0, BATCH_LIMITS.documents);
   if (set.length === 0) {
     throw conflict(
       `Prompt ${promptId} has no verified documents: verify some results first (a result a person marked verified is the truth an evaluation scores against).`,
     );
   }
-  const id = newId();
-  await db.transaction(async (tx) => {
-    await tx.insert(promptBatches).values({
-      id,
-      orgId: access.orgId,
-      promptId,
-      promptRevid: revision.promptRevid,
-      kind: 'evaluation',
-      selection: { evaluation_set: 'verified', document_ids: set.map((s) => s.documentId) },
-      createdBy: await actorName(tx, access),
-    });
-    await tx.insert(promptBatchItems).values(set.map((s) => ({ batchId: id, documentId: s.documentId, expected: s.expected })));
+  const id = await insertBatch(services, access, revision, {
+    kind: 'evaluation',
+    selection: { evaluation_set: 'verified', document_ids: set.map((s) => s.documentId) },
+    items: set,
   });
-  await services.scheduler.scheduleBatchItems(
-    id,
-    set.map((s) => s.documentId),
-  );
   return getEvaluation(db, access.orgId, id);
 }
 
 /** An evaluation with its progress; a batch that is not an evaluation is not found. */
 export async function getEvaluation(db: Db, orgId: string, evaluationId: string): Promise<EvaluationRecord> {
-  const [row] = await db
-    .select({ kind: promptBatches.kind, version: promptRevisions.version })
-    .from(promptBatches)
-    .innerJoin(promptRevisions, eq(promptRevisions.id, promptBatches.promptRevid))
-    .where(and(eq(promptBatches.id, evaluationId), eq(promptBatches.orgId, orgId)));
-  if (row?.kind !== 'evaluation') throw notFound(`Evaluation ${evaluationId}`);
-  return { ...(await getBatch(db, orgId, evaluationId)), promptVersion: row.version };
+  const [evaluation] = await batchesWhere(
+    db,
+    and(eq(promptBatches.id, evaluationId), eq(promptBatches.orgId, orgId), eq(promptBatches.kind, 'evaluation')),
+    1,
+  );
+  if (!evaluation) throw notFound(`Evaluation ${evaluationId}`);
+  return evaluation;
 }
 
 /** The evaluations of a prompt, newest first. */
 export async function listEvaluations(db: Db, orgId: string, promptId: string, limit = 50): Promise<EvaluationRecord[]> {
-  await listPromptVersions(db, orgId, promptId);
-  const rows = await db
-    .select({ id: promptBatches.id })
-    .from(promptBatches)
-    .where(and(eq(promptBatches.orgId, orgId), eq(promptBatches.promptId, promptId), eq(promptBatches.kind, 'evaluation')))
-    .orderBy(desc(promptBatches.createdAt), desc(promptBatches.id))
-    .limit(limit);
-  return Promise.all(rows.map((r) => getEvaluation(db, orgId, r.id)));
+  await promptRevisionOf(db, orgId, promptId);
+  return batchesWhere(
+    db,
+    and(eq(promptBatches.orgId, orgId), eq(promptBatches.promptId, promptId), eq(promptBatches.kind, 'evaluation')),
+    limit,
+  );
 }
 
 /** An evaluation scored over its answered documents: accuracy per field and overall, and what differs. */

@@ -1,3 +1,4 @@
+import { childPath } from '../grounding/leaf-values.ts';
 import { normalizeText, valueKeys } from '../grounding/value-forms.ts';
 
 /**
@@ -66,12 +67,6 @@ export function sameValue(expected: Json, actual: Json): boolean {
   return valueKeys(actual).some((k) => keys.has(k));
 }
 
-const child = (parent: string, key: string): string => {
-  const plain = /^[A-Za-z_$][\w$]*$/.test(key);
-  if (parent === '') return plain ? key : `[${JSON.stringify(key)}]`;
-  return plain ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
-};
-
 const asArray = (v: Json): unknown[] => (Array.isArray(v) ? v : isEmptyValue(v) ? [] : [v]);
 
 /** The leaves of `expected` and `actual` compared; `path`/`field` are where they are. */
@@ -83,7 +78,7 @@ export function compareValues(expected: Json, actual: Json, path = '', field = p
     const e = isObject(expected) ? expected : {};
     const a = isObject(actual) ? actual : {};
     const keys = [...new Set([...Object.keys(e), ...Object.keys(a)])];
-    const leaves = keys.flatMap((k) => compareValues(e[k], a[k], child(path, k), child(field, k)));
+    const leaves = keys.flatMap((k) => compareValues(e[k], a[k], childPath(path, k), childPath(field, k)));
     // A scalar where an object was expected (or the other way round) is wrong even with no keys to blame.
     if (leaves.length === 0 || (!isObject(expected) && !isEmptyValue(expected)) || (!isObject(actual) && !isEmptyValue(actual))) {
       leaves.push({ path, field, correct: false, expected: expected ?? null, actual: actual ?? null });
@@ -101,7 +96,7 @@ function compareArrays(expected: unknown[], actual: unknown[], path: string, fie
   const pairs: Array<{ i: number; j: number; leaves: LeafScore[]; agree: number }> = [];
   for (const [i, e] of expected.entries()) {
     for (const [j, a] of actual.entries()) {
-      const leaves = compareValues(e, a, `${path}[${i}]`, itemField);
+      const leaves = compareValues(e, a, childPath(path, i), itemField);
       pairs.push({ i, j, leaves, agree: correctCount(leaves) });
     }
   }
@@ -118,10 +113,10 @@ function compareArrays(expected: unknown[], actual: unknown[], path: string, fie
   }
   const leaves: LeafScore[] = [];
   for (const [i, e] of expected.entries()) {
-    leaves.push(...(matched.get(i) ?? wrongLeaves(e, undefined, `${path}[${i}]`, itemField)));
+    leaves.push(...(matched.get(i) ?? wrongLeaves(e, undefined, childPath(path, i), itemField)));
   }
   for (const [j, a] of actual.entries()) {
-    if (!usedA.has(j)) leaves.push(...wrongLeaves(undefined, a, `${path}[${j}]`, itemField));
+    if (!usedA.has(j)) leaves.push(...wrongLeaves(undefined, a, childPath(path, j), itemField));
   }
   return leaves;
 }

@@ -1,7 +1,6 @@
 import { and, arrayContains, desc, eq, gt, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { documents, extractionResults, promptRevisions, prompts } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { documents, extractionResults } from '../db/schema.ts';
 
 /** Which results of a prompt an export holds. */
 export interface ExportFilter {
@@ -21,32 +20,6 @@ export interface ExportedResult {
   isEdited: boolean;
   model: string;
   updatedAt: Date;
-}
-
-/** The prompt of the organization, with its latest revision; 404 for another organization's. */
-export async function exportedPrompt(
-  db: Db,
-  orgId: string,
-  promptId: string,
-): Promise<{ id: string; name: string; latestRevid: string }> {
-  const [row] = await db
-    .select({ id: prompts.id, name: prompts.name, latestRevid: promptRevisions.id })
-    .from(prompts)
-    .innerJoin(promptRevisions, eq(promptRevisions.promptId, prompts.id))
-    .where(and(eq(prompts.orgId, orgId), eq(prompts.id, promptId)))
-    .orderBy(desc(promptRevisions.version))
-    .limit(1);
-  if (!row) throw notFound(`Prompt ${promptId}`);
-  return row;
-}
-
-/** Checks that the revision is one of the prompt's. */
-export async function checkRevisionOf(db: Db, promptId: string, promptRevid: string): Promise<void> {
-  const [row] = await db
-    .select({ id: promptRevisions.id })
-    .from(promptRevisions)
-    .where(and(eq(promptRevisions.promptId, promptId), eq(promptRevisions.id, promptRevid)));
-  if (!row) throw notFound(`Prompt revision ${promptRevid}`);
 }
 
 /** Rows read from the database at a time. */

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
+import { promptRevisionOf } from '../prompts/prompts.ts';
 import { headerOf, itemHeaderOf, itemRowsOf, rowOf } from './export-cells.ts';
 import { csvStream } from './export-csv.ts';
 import { jsonChunks } from './export-json.ts';
 import { exportLayoutOf } from './export-layout.ts';
-import { checkRevisionOf, type ExportFilter, exportedPrompt, exportedResults } from './export-query.ts';
+import { type ExportFilter, exportedResults } from './export-query.ts';
 import { xlsxStream } from './export-xlsx.ts';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'json'] as const;
@@ -46,12 +47,13 @@ export async function exportPromptResults(
   format: ExportFormat,
   filter: ExportFilter = {},
 ): Promise<PromptExport> {
-  const prompt = await exportedPrompt(db, orgId, promptId);
-  if (filter.promptRevid) await checkRevisionOf(db, promptId, filter.promptRevid);
+  // The latest revision carries the prompt's name; a revision asked for must be one of the prompt's.
+  const prompt = await promptRevisionOf(db, orgId, promptId);
+  if (filter.promptRevid) await promptRevisionOf(db, orgId, promptId, filter.promptRevid);
   const pages = () => exportedResults(db, orgId, promptId, filter);
   const file = { fileName: exportFileName(prompt.name, format), contentType: CONTENT_TYPES[format] };
   if (format === 'json') return { ...file, content: Readable.from(jsonChunks(pages())) };
-  const layout = await exportLayoutOf(db, orgId, promptId, filter.promptRevid ?? prompt.latestRevid, filter);
+  const layout = await exportLayoutOf(db, orgId, promptId, filter.promptRevid ?? prompt.promptRevid, filter);
   async function* rows() {
     for await (const page of pages()) yield page.map((result) => rowOf(result, layout));
   }

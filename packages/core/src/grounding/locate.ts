@@ -1,6 +1,6 @@
 import { type Citation, type CitationBox, type CitationMatch, MATCH_CONFIDENCE } from './citation.ts';
 import type { LeafValue } from './leaf-values.ts';
-import { type IndexedPage, type PageWord, pageKeys, pageLabels, type SearchText } from './page-words.ts';
+import { type IndexedPage, type PageWord, pageKeys, pageLabels, pageNormalizedWords, type SearchText } from './page-words.ts';
 import { normalizeText, valueKeys } from './value-forms.ts';
 
 /** A run of words on one page: the indices of its first and last word. */
@@ -102,7 +102,7 @@ function fuzzyOccurrences(pages: IndexedPage[], value: string): Span[] {
   const spans: Span[] = [];
   const maxDifference = Math.floor((1 - FUZZY_MIN_SIMILARITY) * value.length) + 1;
   for (const page of pages) {
-    const texts = page.words.map((w) => normalizeText(w.text));
+    const texts = pageNormalizedWords(page);
     for (let first = 0; first < texts.length; first++) {
       let text = '';
       for (let n = 1; n <= count + 1 && first + n <= texts.length; n++) {

@@ -20,6 +20,8 @@ export interface IndexedPage {
   keys?: Map<string, Array<[number, number]>>;
   /** Built when first asked: each word's letters and digits → the words spelled so. */
   labels?: Map<string, number[]>;
+  /** Built when first asked: each word in lower case (normalizeText), for the fuzzy search. */
+  normalized?: string[];
 }
 
 export interface SearchText {
@@ -145,4 +147,10 @@ export function pageLabels(page: IndexedPage): Map<string, number[]> {
   });
   page.labels = labels;
   return labels;
+}
+
+/** The page's words in lower case (normalizeText), built once. */
+export function pageNormalizedWords(page: IndexedPage): string[] {
+  page.normalized ??= page.words.map((w) => normalizeText(w.text));
+  return page.normalized;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { authenticateApiToken } from './api-tokens.ts';
 import {
   findMembershipRole,
@@ -70,4 +70,9 @@ export async function actorName(db: Db, access: OrgAccess): Promise<string> {
   if (access.actor !== undefined) return access.actor;
   if (access.userId === null) return 'organization API token';
   return (await getUser(db, access.userId)).email;
+}
+
+/** Refuses anyone but the organization's admins, saying `message` (who may do what, and whom to ask). */
+export function requireAdmin(access: OrgAccess, message: string): void {
+  if (access.role !== 'admin') throw forbidden(message);
 }

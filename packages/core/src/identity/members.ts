@@ -1,8 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { memberships, users } from '../db/schema.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
-import type { OrgAccess } from './access.ts';
+import { conflict, notFound } from '../errors.ts';
+import { type OrgAccess, requireAdmin } from './access.ts';
 import type { Role } from './organizations.ts';
 import { generatePassword } from './secrets.ts';
 import { createUser, normalizeEmail } from './users.ts';
@@ -33,9 +33,7 @@ const memberColumns = {
   joinedAt: memberships.createdAt,
 };
 
-function requireAdmin(access: OrgAccess): void {
-  if (access.role !== 'admin') throw forbidden("Only an organization's admins can see and change its members.");
-}
+const ADMINS_ONLY = "Only an organization's admins can see and change its members.";
 
 async function findMember(db: Db, orgId: string, userId: string): Promise<Member | undefined> {
   const [row] = await db
@@ -47,7 +45,7 @@ async function findMember(db: Db, orgId: string, userId: string): Promise<Member
 }
 
 export async function listMembers(db: Db, access: OrgAccess): Promise<Member[]> {
-  requireAdmin(access);
+  requireAdmin(access, ADMINS_ONLY);
   return db
     .select(memberColumns)
     .from(memberships)
@@ -65,7 +63,7 @@ export async function addMember(
   access: OrgAccess,
   input: { email: string; role: Role; name?: string },
 ): Promise<AddedMember> {
-  requireAdmin(access);
+  requireAdmin(access, ADMINS_ONLY);
   return db.transaction(async (tx) => {
     const email = normalizeEmail(input.email);
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -117,7 +115,7 @@ async function guardLastAdmin(tx: Db, orgId: string, userId: string, what: strin
 }
 
 export async function changeMemberRole(db: Db, access: OrgAccess, userId: string, role: Role): Promise<Member> {
-  requireAdmin(access);
+  requireAdmin(access, ADMINS_ONLY);
   return db.transaction(async (tx) => {
     const member =
       role === 'admin'
@@ -135,7 +133,7 @@ export async function changeMemberRole(db: Db, access: OrgAccess, userId: string
 
 /** Takes the person out of the organization; their account, and their other memberships, stay. */
 export async function removeMember(db: Db, access: OrgAccess, userId: string): Promise<void> {
-  requireAdmin(access);
+  requireAdmin(access, ADMINS_ONLY);
   await db.transaction(async (tx) => {
     await guardLastAdmin(tx, access.orgId, userId, 'removed');
     await tx.delete(memberships).where(and(eq(memberships.orgId, access.orgId), eq(memberships.userId, userId)));

@@ -15,7 +15,7 @@ import { resumeWaitingExtractions, type WaitingExtractionsScheduler } from '../e
 import { failureMessage, withoutUserContent } from '../scrub-errors.ts';
 import type { WebhookAttempt, WebhookScheduler } from '../webhooks/deliveries.ts';
 import { runWebhookAttempt, type WebhookAttemptServices } from '../webhooks/delivery-job.ts';
-import { inJobSpan, type TracedJob } from './job-span.ts';
+import { inJobSpan, isLastAttempt, type TracedJob } from './job-span.ts';
 
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
 /** Runs a document's prompts once its text is ready. */
@@ -73,12 +73,11 @@ function jobFailure(error: unknown): Error {
 
 /** Runs one job's work in its span, handing pg-boss a storable failure (see jobFailure). */
 function settled(job: TracedJob, work: () => Promise<unknown>): Promise<void> {
+  // The span records the error itself (its domain kind), pg-boss the storable copy.
   return inJobSpan(job, async () => {
-    try {
-      await work();
-    } catch (error) {
-      throw jobFailure(error);
-    }
+    await work();
+  }).catch((error: unknown) => {
+    throw jobFailure(error);
   });
 }
 
@@ -184,7 +183,7 @@ export class JobQueue
         if (!job) return;
         const { documentId } = job.data;
         await settled(job, async () => {
-          if (await runTextExtraction(services.text, documentId, { isLast: job.retryCount >= job.retryLimit })) {
+          if (await runTextExtraction(services.text, documentId, { isLast: isLastAttempt(job) })) {
             await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
             // A retried text job queues no second run of the same document (see sendAutoCreate).
             if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
@@ -196,7 +195,7 @@ export class JobQueue
       await boss.work<{ documentId: string }, void, typeof workOptions>(LLM_EXTRACTION_QUEUE, workOptions, async ([job]) => {
         if (!job) return;
         await settled(job, () =>
-          runDocumentExtractions(services.extraction, job.data.documentId, { isLast: job.retryCount >= job.retryLimit }),
+          runDocumentExtractions(services.extraction, job.data.documentId, { isLast: isLastAttempt(job) }),
         );
       });
       await boss.work<{ orgId?: string }, void, typeof workOptions>(WAITING_EXTRACTIONS_QUEUE, workOptions, async ([job]) => {
@@ -218,7 +217,7 @@ export class JobQueue
       if (tableIngest) {
         await boss.work<{ tableId: string }, void, typeof workOptions>(TABLE_INGEST_QUEUE, workOptions, async ([job]) => {
           if (!job) return;
-          await settled(job, () => runTableIngest(tableIngest, job.data.tableId, { isLast: job.retryCount >= job.retryLimit }));
+          await settled(job, () => runTableIngest(tableIngest, job.data.tableId, { isLast: isLastAttempt(job) }));
         });
       }
       const { webhooks } = services;
@@ -235,7 +234,7 @@ export class JobQueue
       if (autoCreate) {
         await boss.work<{ documentId: string }, void, typeof workOptions>(AUTO_CREATE_QUEUE, workOptions, async ([job]) => {
           if (!job) return;
-          await settled(job, () => autoCreate.run(job.data.documentId, { isLast: job.retryCount >= job.retryLimit }, job.signal));
+          await settled(job, () => autoCreate.run(job.data.documentId, { isLast: isLastAttempt(job) }, job.signal));
         });
       }
     }

@@ -11,6 +11,9 @@ export interface TracedJob {
   retryLimit: number;
 }
 
+/** Whether pg-boss gives up on the job if this attempt fails. */
+export const isLastAttempt = (job: Pick<TracedJob, 'retryCount' | 'retryLimit'>): boolean => job.retryCount >= job.retryLimit;
+
 /**
  * Runs one attempt of a job in a consumer span of its own trace (the request that queued it may
  * be long gone), with the outcome: `succeeded`, `retrying` (pg-boss tries again) or `failed`.
@@ -35,7 +38,7 @@ export function inJobSpan(job: TracedJob, work: () => Promise<void>): Promise<vo
         await work();
         span.setAttribute('docagent.job.outcome', 'succeeded');
       } catch (error) {
-        span.setAttribute('docagent.job.outcome', job.retryCount < job.retryLimit ? 'retrying' : 'failed');
+        span.setAttribute('docagent.job.outcome', isLastAttempt(job) ? 'failed' : 'retrying');
         throw error;
       }
     },

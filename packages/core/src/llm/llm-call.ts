@@ -1,6 +1,6 @@
 import { APICallError, type LanguageModel, type LanguageModelUsage, RetryError } from 'ai';
 import { isDomainError, upstreamFailed } from '../errors.ts';
-import { inLlmSpan } from './llm-span.ts';
+import { inLlmSpan, setLlmUsage } from './llm-span.ts';
 import type { ModelRef } from './model-ids.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { assertWithinUsageLimit, recordUsage, type TokenUsage, tokenUsage } from './usage.ts';
@@ -42,37 +42,48 @@ export interface LlmCallResult<T> {
  * also when the call failed after the provider had already answered. Each call is a `chat` span
  * (llm-span.ts): here rather than the AI SDK's telemetry, so one place covers every call.
  */
-export function callLlm<T>(
+export async function callLlm<T>(
   registry: ModelRegistry,
   request: LlmCallRequest,
   run: (context: LlmCallContext) => Promise<LlmCallOutcome<T>>,
 ): Promise<LlmCallResult<T>> {
-  return inLlmSpan(request.operation, async (span) => {
-    const models = await registry.snapshot(request.orgId);
-    await assertWithinUsageLimit(registry.db, request.orgId, models.settings);
-    const { ref, model } = registry.resolveIn(models, request.model);
-    span.model(ref);
-    const record = (usage: LanguageModelUsage | undefined) => {
-      span.usage(tokenUsage(usage));
-      return recordUsage(registry.db, {
-        orgId: request.orgId,
-        model: ref,
-        operation: request.operation,
-        documentId: request.documentId ?? (request.subject?.kind === 'document' ? request.subject.id : undefined),
-        usage: tokenUsage(usage),
-      });
-    };
-    let outcome: LlmCallOutcome<T>;
-    try {
-      outcome = await run({ model, ref, maxRetries: registry.options.maxRetries, timeoutMs: registry.options.timeoutMs });
-    } catch (error) {
-      const usage = (error as { usage?: LanguageModelUsage }).usage;
-      if (usage) await record(usage);
-      throw isDomainError(error) ? error : describeProviderFailure(ref, error);
-    }
-    const costUsd = await record(outcome.usage);
-    return { value: outcome.value, model: ref, usage: tokenUsage(outcome.usage), costUsd };
-  });
+  const models = await registry.snapshot(request.orgId);
+  await assertWithinUsageLimit(registry.db, request.orgId, models.settings);
+  const { ref, model } = registry.resolveIn(models, request.model);
+  const record = (usage: TokenUsage) =>
+    recordUsage(registry.db, {
+      orgId: request.orgId,
+      model: ref,
+      operation: request.operation,
+      documentId: request.documentId ?? (request.subject?.kind === 'document' ? request.subject.id : undefined),
+      usage,
+    });
+  // What a failed call had spent already: the provider answered, then the answer failed.
+  let spent: LanguageModelUsage | undefined;
+  let outcome: LlmCallOutcome<T>;
+  try {
+    outcome = await inLlmSpan(ref, request.operation, async (span) => {
+      try {
+        const answered = await run({
+          model,
+          ref,
+          maxRetries: registry.options.maxRetries,
+          timeoutMs: registry.options.timeoutMs,
+        });
+        setLlmUsage(span, tokenUsage(answered.usage));
+        return answered;
+      } catch (error) {
+        spent = (error as { usage?: LanguageModelUsage }).usage;
+        throw isDomainError(error) ? error : describeProviderFailure(ref, error);
+      }
+    });
+  } catch (error) {
+    if (spent) await record(tokenUsage(spent));
+    throw error;
+  }
+  const usage = tokenUsage(outcome.usage);
+  const costUsd = await record(usage);
+  return { value: outcome.value, model: ref, usage, costUsd };
 }
 
 /** Turns what the AI SDK threw into a message that says what happened and what to do. */

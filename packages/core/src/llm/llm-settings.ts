@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { orgLlmProviders, orgLlmSettings } from '../db/schema.ts';
-import { DomainError, forbidden, invalidInput } from '../errors.ts';
-import type { OrgAccess } from '../identity/access.ts';
+import { invalidInput } from '../errors.ts';
+import { type OrgAccess, requireAdmin } from '../identity/access.ts';
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from './model-catalog.ts';
 import { parseModelId } from './model-ids.ts';
-import { previewSecret, type SecretBox } from './secret-box.ts';
+import { previewSecret, requireBox, type SecretBox } from './secret-box.ts';
 
 /** An organization's model choices; null fields fall back to the server's defaults. */
 export interface OrgLlmSettings {
@@ -56,13 +56,11 @@ const canonicalIds = (ids: string[] | null | undefined, field: string): string[]
   return [...new Set(ids.map((id) => parseModelId(id).id))];
 };
 
-function requireAdmin(access: OrgAccess): void {
-  if (access.role !== 'admin') throw forbidden("Only an organization's admins can change its model settings.");
-}
+const ADMINS_ONLY = "Only an organization's admins can change its model settings.";
 
 /** Changes the given fields (undefined: unchanged, null: back to the server default). Admins only. */
 export async function updateOrgLlmSettings(db: Db, access: OrgAccess, change: Partial<OrgLlmSettings>): Promise<OrgLlmSettings> {
-  requireAdmin(access);
+  requireAdmin(access, ADMINS_ONLY);
   const { orgId } = access;
   if (change.monthlyLimitUsd != null && !(change.monthlyLimitUsd >= 0)) {
     throw invalidInput('monthly_limit_usd must be 0 or more (null: no limit).');
@@ -127,17 +125,12 @@ export async function setOrgProvider(
   providerName: string,
   change: ProviderChange,
 ): Promise<void> {
-  requireAdmin(access);
+  requireAdmin(access, ADMINS_ONLY);
   const { orgId } = access;
   if (!isProviderName(providerName)) {
     throw invalidInput(`Unknown provider "${providerName.slice(0, 40)}"; use one of ${PROVIDER_NAMES.join(', ')}.`);
   }
-  if (change.apiKey && !box) {
-    throw new DomainError(
-      'unavailable',
-      'This server has no secret to encrypt provider keys with. Set DOCAGENT_SECRET (16+ random characters) on every server process and restart, or set the key as an environment variable instead.',
-    );
-  }
+  const sealer = change.apiKey ? requireBox(box, 'Provider keys', 'set the key as an environment variable instead') : undefined;
   if (change.apiKey != null && (change.apiKey.length < 8 || change.apiKey.length > 500)) {
     throw invalidInput('api_key must have 8 to 500 characters.');
   }
@@ -148,7 +141,7 @@ export async function setOrgProvider(
       ? {}
       : change.apiKey === null
         ? { apiKeyEncrypted: null, apiKeyPreview: null }
-        : { apiKeyEncrypted: box?.seal(change.apiKey), apiKeyPreview: previewSecret(change.apiKey) }),
+        : { apiKeyEncrypted: sealer?.seal(change.apiKey), apiKeyPreview: previewSecret(change.apiKey) }),
     ...(change.baseUrl === undefined ? {} : { baseUrl: change.baseUrl === null ? null : checkBaseUrl(change.baseUrl) }),
     ...(models === undefined ? {} : { models }),
     updatedAt: new Date(),

@@ -11,7 +11,7 @@ import { DomainError, invalidInput } from '../errors.ts';
 import { getOrgLlmSettings, listOrgProviderRows, type OrgLlmSettings } from './llm-settings.ts';
 import { catalogModels, DEFAULT_MODEL_PREFERENCE, PROVIDER_NAMES, PROVIDERS, type ProviderName } from './model-catalog.ts';
 import { type ModelRef, parseModelId } from './model-ids.ts';
-import type { SecretBox } from './secret-box.ts';
+import { type SecretBox, tryOpen } from './secret-box.ts';
 
 /** Provider keys, base URLs, `*_MODELS` lists and DOCAGENT_DEFAULT_MODEL, as the environment gives them. */
 export type LlmEnv = Readonly<Record<string, string | undefined>>;
@@ -89,7 +89,8 @@ export class ModelRegistry {
     for (const name of PROVIDER_NAMES) {
       const info = PROVIDERS[name];
       const row = rows.get(name);
-      const orgKey = row?.apiKeyEncrypted && this.options.secretBox ? this.openKey(row.apiKeyEncrypted) : undefined;
+      // A key sealed under another server secret reads as absent rather than failing every call.
+      const orgKey = row?.apiKeyEncrypted ? tryOpen(this.options.secretBox, row.apiKeyEncrypted) : undefined;
       const envKey = [info.apiKeyEnv, ...(info.apiKeyEnvAliases ?? [])]
         .map((v) => (v ? env[v]?.trim() : undefined))
         .find(Boolean);
@@ -112,15 +113,6 @@ export class ModelRegistry {
       });
     }
     return configured;
-  }
-
-  /** A key sealed under another server secret reads as absent rather than failing every call. */
-  private openKey(sealed: string): string | undefined {
-    try {
-      return this.options.secretBox?.open(sealed);
-    } catch {
-      return undefined;
-    }
   }
 
   /** Everything the organization's model choices depend on, read once. */

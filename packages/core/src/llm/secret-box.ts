@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { DomainError } from '../errors.ts';
 
 const VERSION = 'v1';
 const INFO = 'docagent provider keys';
@@ -29,6 +30,30 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(nonce, 'base64'));
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * The box, or an `unavailable` error when the server has no secret: `what` (e.g. "Webhook
+ * secrets") cannot be stored then; `instead` may name another way.
+ */
+export function requireBox(box: SecretBox | undefined, what: string, instead = ''): SecretBox {
+  if (!box) {
+    throw new DomainError(
+      'unavailable',
+      `${what} cannot be stored: the server has no secret to encrypt them with. Set DOCAGENT_SECRET (16+ random characters) on every server process and restart it${instead ? `, or ${instead}` : ''}.`,
+    );
+  }
+  return box;
+}
+
+/** The sealed value in the clear; undefined without a box or when sealed under another server secret. */
+export function tryOpen(box: SecretBox | undefined, sealed: string): string | undefined {
+  if (!box) return undefined;
+  try {
+    return box.open(sealed);
+  } catch {
+    return undefined;
   }
 }
 

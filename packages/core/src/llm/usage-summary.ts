@@ -2,8 +2,8 @@ import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.ts';
 import { usageLedger } from '../db/schema.ts';
-import { forbidden, invalidInput } from '../errors.ts';
-import type { OrgAccess } from '../identity/access.ts';
+import { invalidInput } from '../errors.ts';
+import { type OrgAccess, requireAdmin } from '../identity/access.ts';
 
 /** What a set of LLM calls used and cost. */
 export interface UsageTotals {
@@ -59,7 +59,7 @@ const byCost = (key: PgColumn) => [
 
 /** The organization's LLM spend and tokens in one calendar month (UTC), in total, per model and per operation. Admins only. */
 export async function monthlyUsage(db: Db, access: OrgAccess, month: string): Promise<MonthlyUsage> {
-  if (access.role !== 'admin') throw forbidden("Only an organization's admins can see its usage.");
+  requireAdmin(access, "Only an organization's admins can see its usage.");
   const { start, end } = monthRange(month);
   const where = and(eq(usageLedger.orgId, access.orgId), gte(usageLedger.createdAt, start), lt(usageLedger.createdAt, end));
   const [[totals], byModel, byOperation] = await Promise.all([

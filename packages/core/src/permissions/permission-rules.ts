@@ -2,9 +2,9 @@ import { and, asc, count, eq, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { type PERMISSION_EFFECTS, permissionRules } from '../db/schema.ts';
 import { forbidden, invalidInput, notFound } from '../errors.ts';
-import type { OrgAccess } from '../identity/access.ts';
+import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
-import { checkPattern, type RulePattern } from './rule-pattern.ts';
+import { checkPattern, patternLike, type RulePattern } from './rule-pattern.ts';
 
 export type RuleEffect = (typeof PERMISSION_EFFECTS)[number];
 export type RuleScope = 'organization' | 'user';
@@ -26,6 +26,8 @@ export interface PermissionRule {
 export interface RuleInput {
   tool: string;
   pattern?: Record<string, string>;
+  /** Instead of a pattern: the arguments of a call, whose like the rule covers (rule-pattern.ts patternLike). */
+  likeCall?: Record<string, unknown>;
   effect: RuleEffect;
   note?: string;
   scope: RuleScope;
@@ -88,7 +90,7 @@ export async function createRule(
       orgId: access.orgId,
       userId: input.scope === 'user' ? access.userId : null,
       ...rule,
-      createdBy: access.userId ?? access.actor ?? 'organization token',
+      createdBy: await actorName(db, access),
     })
     .returning();
   if (!row) throw new Error('The rule was not stored.');
@@ -139,7 +141,10 @@ function checkRule(access: OrgAccess, input: RuleInput, knownTools: readonly str
       `There is no tool named "${tool}": name one of the agent's tools (GET .../chat/tools) or * for every tool.`,
     );
   }
-  const pattern = checkPattern(input.pattern ?? {});
+  if (input.likeCall !== undefined && input.pattern !== undefined) {
+    throw invalidInput('Give a rule either a pattern or the call it is like (like_call), not both.');
+  }
+  const pattern = checkPattern(input.likeCall !== undefined ? patternLike(input.likeCall) : (input.pattern ?? {}));
   const note = (input.note ?? '').trim();
   if (note.length > 500) throw invalidInput("A rule's note has at most 500 characters.");
   if (input.scope === 'organization' && access.role !== 'admin') {

@@ -54,8 +54,26 @@ export function matchesPattern(pattern: RulePattern, args: unknown): boolean {
 }
 
 /** A glob that matches exactly this text (its special characters escaped). */
-export function literalGlob(text: string): string {
+function literalGlob(text: string): string {
   return text.replace(/[\\*?[\]{}()!+@|]/g, (c) => `\\${c}`);
+}
+
+/** Arguments that name what a call works on: a rule "like this call" keeps them and lets the rest vary. */
+const NAMING_ARGUMENT = /(^|_)(id|ids|revid|name|path|kind|field)$/;
+
+/**
+ * The pattern of "calls like this one": the call's arguments that say what it works on (ids,
+ * names, paths), each matched exactly; free text such as a new value or a description may
+ * differ. A call without such arguments keeps every short plain argument.
+ */
+export function patternLike(args: unknown): RulePattern {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return {};
+  const plain = Object.entries(args).filter(
+    (entry): entry is [string, string | number | boolean] =>
+      ['string', 'number', 'boolean'].includes(typeof entry[1]) && String(entry[1]).length <= 200,
+  );
+  const naming = plain.filter(([key]) => NAMING_ARGUMENT.test(key));
+  return Object.fromEntries((naming.length > 0 ? naming : plain).map(([key, value]) => [key, literalGlob(String(value))]));
 }
 
 function valueAt(value: unknown, path: string): unknown {

@@ -164,6 +164,22 @@ async function latestRevision(db: Db, orgId: string, promptId: string): Promise<
   return row;
 }
 
+/**
+ * A revision of the organization's prompt: `promptRevid`, or the latest when omitted. Another
+ * organization's prompt is not found, and so is a revision of another prompt.
+ */
+export async function promptRevisionOf(db: Db, orgId: string, promptId: string, promptRevid?: string): Promise<PromptRevision> {
+  if (promptRevid === undefined) return latestRevision(db, orgId, promptId);
+  const [row] = await db
+    .select(columns)
+    .from(promptRevisions)
+    .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
+    .where(and(fromOrg(orgId), eq(prompts.id, promptId), eq(promptRevisions.id, promptRevid)));
+  if (row) return row;
+  await latestRevision(db, orgId, promptId);
+  throw notFound(`Revision ${promptRevid} of prompt ${promptId}`);
+}
+
 /** A prompt in a list: its latest revision, and whether it is an auto-create proposal awaiting review. */
 export interface ListedPrompt extends PromptRevision {
   /** The document whose auto-create proposed this prompt, until a person accepts it; else null. */

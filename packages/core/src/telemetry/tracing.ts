@@ -4,25 +4,30 @@ import { failureMessage } from '../scrub-errors.ts';
 
 /**
  * Spans of the product's own work (requests, jobs, model and tool calls). Core and the agent use
- * only the OpenTelemetry API: until a process registers a provider (see installTracing) every
+ * only the OpenTelemetry API: until a process registers a provider (the server's telemetry.ts) every
  * span here is a no-op that costs a function call.
  */
 const TRACER_NAME = 'docagent';
 
 export const tracer = () => trace.getTracer(TRACER_NAME);
 
-/**
- * Marks the span failed. The exception event carries the same scrubbed message the logs get:
- * a failed statement's values (a person's content) never leave the process.
- */
-export function recordFailure(span: Span, error: unknown, type = errorTypeOf(error)): void {
+/** Marks the span failed with a low-cardinality name for what failed. */
+export function markSpanFailed(span: Span, type: string): void {
   span.setAttribute('error.type', type);
-  span.recordException({ name: error instanceof Error ? error.name : 'Error', message: failureMessage(error) });
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
+/**
+ * Marks the span failed by an error. The exception event carries the same scrubbed message the
+ * logs get: a failed statement's values (a person's content) never leave the process.
+ */
+export function recordSpanFailure(span: Span, error: unknown): void {
+  span.recordException({ name: error instanceof Error ? error.name : 'Error', message: failureMessage(error) });
+  markSpanFailed(span, errorTypeOf(error));
+}
+
 /** A low-cardinality name for what failed: a domain error's kind, else the error's class. */
-export function errorTypeOf(error: unknown): string {
+function errorTypeOf(error: unknown): string {
   if (isDomainError(error)) return error.kind;
   return error instanceof Error ? error.name : 'unknown';
 }
@@ -36,7 +41,7 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span)
     try {
       return await work(span);
     } catch (error) {
-      recordFailure(span, error);
+      recordSpanFailure(span, error);
       throw error;
     } finally {
       span.end();

@@ -1,12 +1,15 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { type WEBHOOK_DELIVERY_STATUSES, webhookDeliveries } from '../db/schema.ts';
+import { storableText } from '../db/storable-text.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { OrgAccess } from '../identity/access.ts';
 import { isId, newId } from '../ids.ts';
 import { failureMessage } from '../scrub-errors.ts';
 import { endpointRow, endpointsFor, requireWebhookAdmin } from './endpoints.ts';
 import { PING_EVENT, type WebhookEvent, webhookBody } from './event-payloads.ts';
+
+export { WEBHOOK_DELIVERY_STATUSES } from '../db/schema.ts';
 
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
@@ -31,39 +34,32 @@ export interface WebhookDeliveryServices {
   scheduler: WebhookScheduler;
 }
 
-export interface WebhookDelivery {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  event: string;
-  payload: Record<string, unknown>;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 type Row = typeof webhookDeliveries.$inferSelect;
 
-const toDelivery = (row: Row): WebhookDelivery => ({
-  id: row.id,
-  endpointId: row.endpointId,
-  eventId: row.eventId,
-  event: row.event,
-  payload: row.payload,
-  status: row.status,
-  attempts: row.attempts,
-  lastStatusCode: row.lastStatusCode,
-  lastError: row.lastError,
-  nextAttemptAt: row.nextAttemptAt,
-  deliveredAt: row.deliveredAt,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-});
+export type WebhookDelivery = Omit<Row, 'orgId'>;
+
+const toDelivery = ({ orgId: _org, ...delivery }: Row): WebhookDelivery => delivery;
+
+const MAX_ERROR = 1000;
+
+/** A failure as last_error keeps it: storable (a receiver's reply may hold NUL bytes) and at most MAX_ERROR characters. */
+export const storableError = (error: string) => storableText(error.slice(0, MAX_ERROR)).text;
+
+/**
+ * Marks the deliveries `where` selects failed because their next attempt could not be queued,
+ * rather than leave them pending with nothing to ever send them.
+ */
+export async function failUnqueued(db: Db, where: SQL | undefined, what: string, error: unknown): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({
+      status: 'failed',
+      nextAttemptAt: null,
+      lastError: storableError(`${what} could not be queued (${failureMessage(error)}); send it again.`),
+      updatedAt: new Date(),
+    })
+    .where(where);
+}
 
 /**
  * Queues the first attempts of fresh deliveries. Rows whose attempt could not be queued are marked
@@ -76,42 +72,52 @@ async function queueFirstAttempts(s: WebhookDeliveryServices, rows: Array<{ id: 
       rows.map((r) => ({ deliveryId: r.id, due: r.nextAttemptAt.toISOString(), attempt: 1 })),
     );
   } catch (error) {
-    await s.db
-      .update(webhookDeliveries)
-      .set({
-        status: 'failed',
-        nextAttemptAt: null,
-        lastError: `The delivery could not be queued (${failureMessage(error)}); send it again.`,
-        updatedAt: new Date(),
-      })
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          rows.map((r) => r.id),
-        ),
-      );
+    const ids = rows.map((r) => r.id);
+    await failUnqueued(s.db, inArray(webhookDeliveries.id, ids), 'The delivery', error);
     throw error;
   }
+}
+
+/** Records one delivery of the event per endpoint and queues their first attempts. */
+async function deliver(
+  s: WebhookDeliveryServices,
+  endpointIds: string[],
+  event: Parameters<typeof webhookBody>[1],
+): Promise<Row[]> {
+  if (endpointIds.length === 0) return [];
+  const { orgId } = event;
+  const eventId = newId();
+  const payload = webhookBody(eventId, event);
+  const now = new Date();
+  const rows = await s.db
+    .insert(webhookDeliveries)
+    .values(
+      endpointIds.map((endpointId) => ({
+        id: newId(),
+        orgId,
+        endpointId,
+        eventId,
+        event: event.type,
+        payload,
+        nextAttemptAt: now,
+      })),
+    )
+    .returning();
+  await queueFirstAttempts(
+    s,
+    rows.map((r) => ({ id: r.id, nextAttemptAt: now })),
+  );
+  return rows;
 }
 
 /** One delivery per enabled endpoint of the organization that wants the event, each queued. */
 export async function recordWebhookDeliveries(s: WebhookDeliveryServices, event: WebhookEvent): Promise<number> {
   const endpoints = await endpointsFor(s.db, event.orgId, event.type);
-  if (endpoints.length === 0) return 0;
-  const eventId = newId();
-  const payload = webhookBody(eventId, event);
-  const now = new Date();
-  const rows = endpoints.map((endpoint) => ({
-    id: newId(),
-    orgId: event.orgId,
-    endpointId: endpoint.id,
-    eventId,
-    event: event.type,
-    payload,
-    nextAttemptAt: now,
-  }));
-  await s.db.insert(webhookDeliveries).values(rows);
-  await queueFirstAttempts(s, rows);
+  const rows = await deliver(
+    s,
+    endpoints.map((e) => e.id),
+    event,
+  );
   return rows.length;
 }
 
@@ -124,21 +130,13 @@ export async function sendWebhookTest(
   requireWebhookAdmin(access);
   const endpoint = await endpointRow(s.db, access, endpointId);
   if (!endpoint.enabled) throw conflict('The endpoint is disabled; enable it, then send the test again.');
-  const eventId = newId();
-  const now = new Date();
-  const payload = webhookBody(eventId, {
+  const [row] = await deliver(s, [endpoint.id], {
     type: PING_EVENT,
     orgId: access.orgId,
-    at: now.toISOString(),
+    at: new Date().toISOString(),
     data: { endpoint_id: endpoint.id, message: 'A test event from docagent: this endpoint receives webhooks.' },
   });
-  const [row] = await s.db
-    .insert(webhookDeliveries)
-    .values({ id: newId(), orgId: access.orgId, endpointId, eventId, event: PING_EVENT, payload, nextAttemptAt: now })
-    .returning();
-  const delivery = row as Row;
-  await queueFirstAttempts(s, [{ id: delivery.id, nextAttemptAt: now }]);
-  return toDelivery(delivery);
+  return toDelivery(row as Row);
 }
 
 export interface DeliveryPage {

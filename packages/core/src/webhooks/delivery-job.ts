@@ -1,11 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
-import { storableText } from '../db/storable-text.ts';
-import type { SecretBox } from '../llm/secret-box.ts';
+import { type SecretBox, tryOpen } from '../llm/secret-box.ts';
 import { failureMessage } from '../scrub-errors.ts';
-import type { WebhookAttempt, WebhookDeliveryServices } from './deliveries.ts';
-import { openEndpointSecret } from './endpoints.ts';
-import { checkWebhookTarget } from './private-address.ts';
+import { failUnqueued, storableError, type WebhookAttempt, type WebhookDeliveryServices } from './deliveries.ts';
+import { parseWebhookUrl } from './private-address.ts';
 import { webhookHeaders } from './signature.ts';
 import { type PostOutcome, postWebhook } from './webhook-post.ts';
 
@@ -20,8 +18,6 @@ export interface WebhookAttemptServices extends WebhookDeliveryServices {
   /** The bound on one attempt, connection to last byte. */
   timeoutMs: number;
 }
-
-const MAX_ERROR = 1000;
 
 /**
  * Works one queued attempt: POSTs the delivery's body signed now, then records the outcome and,
@@ -46,7 +42,7 @@ export async function runWebhookAttempt(s: WebhookAttemptServices, job: WebhookA
       .set({
         attempts: delivery.attempts + 1,
         lastStatusCode: outcome.statusCode,
-        lastError: outcome.error === null ? null : storableText(outcome.error.slice(0, MAX_ERROR)).text,
+        lastError: outcome.error === null ? null : storableError(outcome.error),
         updatedAt: new Date(),
         ...values,
       })
@@ -71,15 +67,8 @@ export async function runWebhookAttempt(s: WebhookAttemptServices, job: WebhookA
       next,
     );
   } catch (error) {
-    await s.db
-      .update(webhookDeliveries)
-      .set({
-        status: 'failed',
-        nextAttemptAt: null,
-        lastError: `${outcome.error} The next attempt could not be queued (${failureMessage(error)}); send it again.`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.nextAttemptAt, next)));
+    const stillDue = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.nextAttemptAt, next));
+    await failUnqueued(s.db, stillDue, `${outcome.error} The next attempt`, error);
   }
 }
 
@@ -94,7 +83,7 @@ async function attempt(
   if (!endpoint.enabled) {
     return { ok: false, final: true, statusCode: null, error: 'The endpoint is disabled; enable it, then send this again.' };
   }
-  const secret = openEndpointSecret(s.box, endpoint.secretEncrypted);
+  const secret = tryOpen(s.box, endpoint.secretEncrypted);
   if (secret === undefined) {
     return {
       ok: false,
@@ -104,9 +93,10 @@ async function attempt(
         "The endpoint's secret cannot be opened (the server secret, DOCAGENT_SECRET, changed); roll the endpoint's secret, then send this again.",
     };
   }
+  // Private addresses are refused where it counts, when postWebhook connects (the address it resolves then).
   let url: URL;
   try {
-    url = await checkWebhookTarget(endpoint.url, { allowPrivate: s.allowPrivate });
+    url = parseWebhookUrl(endpoint.url);
   } catch (error) {
     return { ok: false, statusCode: null, error: failureMessage(error) };
   }

@@ -1,10 +1,10 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { webhookEndpoints } from '../db/schema.ts';
-import { DomainError, forbidden, invalidInput, notFound } from '../errors.ts';
-import type { OrgAccess } from '../identity/access.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { actorName, type OrgAccess, requireAdmin } from '../identity/access.ts';
 import { isId, newId } from '../ids.ts';
-import type { SecretBox } from '../llm/secret-box.ts';
+import { requireBox, type SecretBox } from '../llm/secret-box.ts';
 import { isWebhookEvent, WEBHOOK_EVENTS, type WebhookEventType } from './event-payloads.ts';
 import { type AddressLookup, checkWebhookTarget } from './private-address.ts';
 import { newWebhookSecret } from './signature.ts';
@@ -22,17 +22,10 @@ export interface WebhookEndpointServices {
   lookup?: AddressLookup;
 }
 
-export interface WebhookEndpoint {
-  id: string;
-  orgId: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string;
-  enabled: boolean;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type Row = typeof webhookEndpoints.$inferSelect;
+
+/** An endpoint as shown: never its secret. */
+export type WebhookEndpoint = Omit<Row, 'secretEncrypted' | 'events'> & { events: WebhookEventType[] };
 
 export interface WebhookEndpointInput {
   url: string;
@@ -41,36 +34,22 @@ export interface WebhookEndpointInput {
   enabled: boolean;
 }
 
-type Row = typeof webhookEndpoints.$inferSelect;
-
-const toEndpoint = (row: Row): WebhookEndpoint => ({
-  id: row.id,
-  orgId: row.orgId,
-  url: row.url,
-  events: row.events.filter(isWebhookEvent),
-  description: row.description,
-  enabled: row.enabled,
-  createdBy: row.createdBy,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
+const toEndpoint = ({ secretEncrypted: _secret, events, ...endpoint }: Row): WebhookEndpoint => ({
+  ...endpoint,
+  events: events.filter(isWebhookEvent),
 });
 
 /** Endpoints receive the organization's data and carry its secrets: admins only, like members. */
-export function requireWebhookAdmin(access: OrgAccess): void {
-  if (access.role !== 'admin') {
-    throw forbidden("Only an organization's admins can see and change its webhooks; ask one of them.");
-  }
-}
+export const requireWebhookAdmin = (access: OrgAccess) =>
+  requireAdmin(access, "Only an organization's admins can see and change its webhooks; ask one of them.");
 
-function boxOf(s: WebhookEndpointServices): SecretBox {
-  if (!s.box) {
-    throw new DomainError(
-      'unavailable',
-      'Webhook secrets cannot be stored: the server has no secret. Set DOCAGENT_SECRET (at least 16 characters) and restart it.',
-    );
-  }
-  return s.box;
-}
+const boxOf = (s: WebhookEndpointServices) => requireBox(s.box, 'Webhook secrets');
+
+/** Matches the endpoint `endpointId` of the organization only; nothing when that is not an id. */
+const ofOrg = (access: OrgAccess, endpointId: string) =>
+  isId(endpointId) ? and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.orgId, access.orgId)) : sql`false`;
+
+const missing = (endpointId: string) => notFound(`Webhook endpoint ${endpointId.slice(0, 64)}`);
 
 async function checkedInput(s: WebhookEndpointServices, input: WebhookEndpointInput): Promise<WebhookEndpointInput> {
   const unknown = input.events.filter((e) => !isWebhookEvent(e));
@@ -82,14 +61,10 @@ async function checkedInput(s: WebhookEndpointServices, input: WebhookEndpointIn
   return { ...input, url, events: [...new Set(input.events)], description: input.description.trim() };
 }
 
-async function rowOf(db: Db, access: OrgAccess, endpointId: string): Promise<Row> {
-  const [row] = isId(endpointId)
-    ? await db
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.orgId, access.orgId)))
-    : [];
-  if (!row) throw notFound(`Webhook endpoint ${endpointId.slice(0, 64)}`);
+/** The organization's endpoint row, secret included, or not_found. */
+export async function endpointRow(db: Db, access: OrgAccess, endpointId: string): Promise<Row> {
+  const [row] = await db.select().from(webhookEndpoints).where(ofOrg(access, endpointId));
+  if (!row) throw missing(endpointId);
   return row;
 }
 
@@ -109,7 +84,7 @@ export async function getWebhookEndpoint(
   endpointId: string,
 ): Promise<WebhookEndpoint> {
   requireWebhookAdmin(access);
-  return toEndpoint(await rowOf(s.db, access, endpointId));
+  return toEndpoint(await endpointRow(s.db, access, endpointId));
 }
 
 /** A new endpoint and its secret, which is returned here and never again (it is stored sealed). */
@@ -133,7 +108,7 @@ export async function createWebhookEndpoint(
       orgId: access.orgId,
       ...checked,
       secretEncrypted: box.seal(secret),
-      createdBy: access.userId ?? access.actor ?? 'organization token',
+      createdBy: await actorName(s.db, access),
     })
     .returning();
   return { endpoint: toEndpoint(row as Row), secret };
@@ -147,22 +122,21 @@ export async function updateWebhookEndpoint(
   input: WebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
   requireWebhookAdmin(access);
-  await rowOf(s.db, access, endpointId);
   const checked = await checkedInput(s, input);
   const [row] = await s.db
     .update(webhookEndpoints)
     .set({ ...checked, updatedAt: new Date() })
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.orgId, access.orgId)))
+    .where(ofOrg(access, endpointId))
     .returning();
-  if (!row) throw notFound(`Webhook endpoint ${endpointId}`);
+  if (!row) throw missing(endpointId);
   return toEndpoint(row);
 }
 
 /** Deletes the endpoint with its delivery log; attempts still queued find nothing and end. */
 export async function deleteWebhookEndpoint(s: WebhookEndpointServices, access: OrgAccess, endpointId: string): Promise<void> {
   requireWebhookAdmin(access);
-  await rowOf(s.db, access, endpointId);
-  await s.db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.orgId, access.orgId)));
+  const [deleted] = await s.db.delete(webhookEndpoints).where(ofOrg(access, endpointId)).returning({ id: webhookEndpoints.id });
+  if (!deleted) throw missing(endpointId);
 }
 
 /** A new secret for the endpoint, returned this once; the old one stops signing at once. */
@@ -172,36 +146,26 @@ export async function rollWebhookSecret(
   endpointId: string,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   requireWebhookAdmin(access);
-  await rowOf(s.db, access, endpointId);
   const secret = newWebhookSecret();
   const [row] = await s.db
     .update(webhookEndpoints)
     .set({ secretEncrypted: boxOf(s).seal(secret), updatedAt: new Date() })
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.orgId, access.orgId)))
+    .where(ofOrg(access, endpointId))
     .returning();
-  if (!row) throw notFound(`Webhook endpoint ${endpointId}`);
+  if (!row) throw missing(endpointId);
   return { endpoint: toEndpoint(row), secret };
 }
 
-/** The endpoint's secret in the clear, for signing; undefined when it cannot be opened (another server secret). */
-export function openEndpointSecret(box: SecretBox | undefined, sealed: string): string | undefined {
-  if (!box) return undefined;
-  try {
-    return box.open(sealed);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The org's enabled endpoints that subscribe to `type` (any organization member's event may fan out). */
-export async function endpointsFor(db: Db, orgId: string, type: string): Promise<Row[]> {
-  const rows = await db
-    .select()
+/** The ids of the org's enabled endpoints that subscribe to `type` (any organization member's event may fan out). */
+export async function endpointsFor(db: Db, orgId: string, type: string): Promise<Array<{ id: string }>> {
+  return db
+    .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.enabled, true)));
-  return rows.filter((r) => r.events.includes(type));
-}
-
-export async function endpointRow(db: Db, access: OrgAccess, endpointId: string): Promise<Row> {
-  return rowOf(db, access, endpointId);
+    .where(
+      and(
+        eq(webhookEndpoints.orgId, orgId),
+        eq(webhookEndpoints.enabled, true),
+        sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
+      ),
+    );
 }

@@ -54,7 +54,8 @@ export function parseWebhookUrl(url: string): URL {
 
 /**
  * Refuses a URL whose host is, or resolves to, a private address unless those are allowed: checked
- * when the endpoint is saved and again before each attempt, since DNS answers may change.
+ * when the endpoint is saved; each attempt checks the address it connects to (webhook-post.ts),
+ * since DNS answers may change.
  */
 export async function checkWebhookTarget(url: string, options: { allowPrivate: boolean; lookup?: AddressLookup }): Promise<URL> {
   const parsed = parseWebhookUrl(url);

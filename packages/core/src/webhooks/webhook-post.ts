@@ -23,7 +23,11 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     const list = addresses as unknown as Array<{ address: string; family: number }>;
     const blocked = list.find((a) => isPrivateAddress(a.address));
     if (blocked) {
-      return callback(new Error(`${hostname} resolves to the private address ${blocked.address}. ${ALLOW_PRIVATE_HINT}`), '', 0);
+      return callback(
+        new Error(`${hostname} resolves to ${blocked.address}, a private or local address. ${ALLOW_PRIVATE_HINT}`),
+        '',
+        0,
+      );
     }
     if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
     const first = list[0];
@@ -46,7 +50,11 @@ export function postWebhook(
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-    return Promise.resolve({ ok: false, statusCode: null, error: `${host} is a private address. ${ALLOW_PRIVATE_HINT}` });
+    return Promise.resolve({
+      ok: false,
+      statusCode: null,
+      error: `${host} is a private or local address. ${ALLOW_PRIVATE_HINT}`,
+    });
   }
   return new Promise((resolve) => {
     let settled = false;

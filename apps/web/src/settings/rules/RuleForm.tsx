@@ -24,7 +24,7 @@ export function RuleForm({ tools, isAdmin, editing, pending, error, onSubmit, on
   const [scope, setScope] = useState<RuleScope>(editing?.scope ?? 'user');
   const [rows, setRows] = useState(rowsOf(editing?.pattern ?? {}));
   const [note, setNote] = useState(editing?.note ?? '');
-  const everything = effect === 'allow' && tool === '*' && patternOf(rows) && Object.keys(patternOf(rows)).length === 0;
+  const everything = effect === 'allow' && tool === '*' && Object.keys(patternOf(rows)).length === 0;
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -5,8 +5,8 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { TextField } from '../../components/TextField';
 import type { ShownSecret } from './WebhooksSection';
 
-/** The events as checkboxes; shared by the create form and an endpoint's edit. */
-export function EventCheckboxes({
+/** The events as checkboxes, for the create form. */
+function EventCheckboxes({
   selected,
   onChange,
   error,

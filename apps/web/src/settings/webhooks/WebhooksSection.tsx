@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useWebhooksQuery } from '../../api/webhooks';
+import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LoadingState } from '../../components/LoadingState';
 import { useCurrentOrg } from '../../layout/OrgRoute';
@@ -22,11 +23,7 @@ function WebhookList({ orgId, onSecret }: { orgId: string; onSecret: (shown: Sho
     return <ErrorAlert title="Could not load the webhooks" error={webhooks.error} onRetry={() => void webhooks.refetch()} />;
   }
   if (webhooks.data.length === 0) {
-    return (
-      <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">
-        No webhook endpoints yet. Add one above to have events pushed to your systems.
-      </p>
-    );
+    return <EmptyState title="No webhook endpoints yet" description="Add one above to have events pushed to your systems." />;
   }
   return (
     <ul className="space-y-3" aria-label="Webhook endpoints">

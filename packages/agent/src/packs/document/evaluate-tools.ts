@@ -1,4 +1,4 @@
-import { createEvaluation, DomainError, evaluationReport, resolvePromptRevision } from '@docagent/core';
+import { createEvaluation, DomainError, evaluationReport, getEvaluation, resolvePromptRevision } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool.ts';
 import { idField } from './shared.ts';
@@ -24,11 +24,13 @@ export const evaluatePromptTool = defineTool({
     const revision = await resolvePromptRevision(batches.db, orgId, input.prompt_revid);
     const started = await createEvaluation(batches, context.access, revision.promptId, { promptRevid: revision.promptRevid });
     const deadline = Date.now() + WAIT_MS;
-    let report = await evaluationReport(batches.db, orgId, started.id);
-    while (report.evaluation.status === 'running' && Date.now() < deadline && !context.abortSignal.aborted) {
+    // Waiting reads only the progress; the answers are scored once, at the end.
+    let progress = started;
+    while (progress.status === 'running' && Date.now() < deadline && !context.abortSignal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      report = await evaluationReport(batches.db, orgId, started.id);
+      progress = await getEvaluation(batches.db, orgId, started.id);
     }
+    const report = await evaluationReport(batches.db, orgId, started.id);
     const { score, evaluation } = report;
     return {
       evaluation_id: evaluation.id,

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import {
   BATCH_ITEM_STATUSES,
@@ -7,11 +7,12 @@ import {
   documents,
   promptBatches,
   promptBatchItems,
+  promptRevisions,
 } from '../../db/schema.ts';
 import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
-import { listPromptVersions } from '../../prompts/prompts.ts';
+import { type PromptRevision, promptRevisionOf } from '../../prompts/prompts.ts';
 import { escapeLike } from '../../sql-text.ts';
 import { type BatchCounts, batchCounts } from './batch-progress.ts';
 
@@ -93,44 +94,115 @@ export async function createBatch(
   input: { promptRevid?: string; selection: BatchSelection },
 ): Promise<BatchRecord> {
   const { db } = services;
-  const versions = await listPromptVersions(db, access.orgId, promptId);
-  const revision = input.promptRevid ? versions.find((v) => v.promptRevid === input.promptRevid) : versions[0];
-  if (!revision) throw notFound(`Revision ${input.promptRevid} of prompt ${promptId}`);
+  const revision = await promptRevisionOf(db, access.orgId, promptId, input.promptRevid || undefined);
   const documentIds = await selectedDocumentIds(db, access.orgId, input.selection);
   if (documentIds.length === 0) throw invalidInput('No document matches the selection; nothing to run.');
   if (documentIds.length > BATCH_LIMITS.documents) {
     throw invalidInput(`A batch runs on at most ${BATCH_LIMITS.documents} documents; narrow the selection.`);
   }
-  const id = newId();
   const selection =
     'documentIds' in input.selection
       ? { document_ids: documentIds }
       : 'tagIds' in input.selection
         ? { tag_ids: input.selection.tagIds }
         : { name_search: input.selection.nameSearch };
-  await db.transaction(async (tx) => {
-    await tx.insert(promptBatches).values({
-      id,
-      orgId: access.orgId,
-      promptId,
-      promptRevid: revision.promptRevid,
-      selection,
-      createdBy: await actorName(tx, access),
-    });
-    await tx.insert(promptBatchItems).values(documentIds.map((documentId) => ({ batchId: id, documentId })));
+  const id = await insertBatch(services, access, revision, {
+    kind: 'run',
+    selection,
+    items: documentIds.map((documentId) => ({ documentId })),
   });
-  await services.scheduler.scheduleBatchItems(id, documentIds);
   return getBatch(db, access.orgId, id);
 }
 
-export async function getBatch(db: Db, orgId: string, batchId: string): Promise<BatchRecord> {
-  const [row] = await db
-    .select()
+/**
+ * Records a batch of the prompt revision over the documents (for an evaluation, each with the
+ * result it is scored against) and hands them to the job queue; its id.
+ */
+export async function insertBatch(
+  services: BatchServices,
+  access: OrgAccess,
+  revision: Pick<PromptRevision, 'promptId' | 'promptRevid'>,
+  batch: {
+    kind: BatchKind;
+    selection: Record<string, unknown>;
+    items: Array<{ documentId: string; expected?: Record<string, unknown> }>;
+  },
+): Promise<string> {
+  const id = newId();
+  await services.db.transaction(async (tx) => {
+    await tx.insert(promptBatches).values({
+      id,
+      orgId: access.orgId,
+      promptId: revision.promptId,
+      promptRevid: revision.promptRevid,
+      kind: batch.kind,
+      selection: batch.selection,
+      createdBy: await actorName(tx, access),
+    });
+    await tx.insert(promptBatchItems).values(batch.items.map((item) => ({ batchId: id, ...item })));
+  });
+  await services.scheduler.scheduleBatchItems(
+    id,
+    batch.items.map((item) => item.documentId),
+  );
+  return id;
+}
+
+/** A batch as listed: its record and the version of its prompt revision. */
+export type ListedBatch = BatchRecord & { promptVersion: number };
+
+/**
+ * The batches matching `where`, newest first, with their counts: one query for the batches and
+ * one for the counts of all of them (lists are polled).
+ */
+export async function batchesWhere(db: Db, where: SQL | undefined, limit: number): Promise<ListedBatch[]> {
+  const rows = await db
+    .select({
+      id: promptBatches.id,
+      promptId: promptBatches.promptId,
+      promptRevid: promptBatches.promptRevid,
+      promptVersion: promptRevisions.version,
+      selection: promptBatches.selection,
+      kind: promptBatches.kind,
+      status: promptBatches.status,
+      createdBy: promptBatches.createdBy,
+      createdAt: promptBatches.createdAt,
+      finishedAt: promptBatches.finishedAt,
+    })
     .from(promptBatches)
-    .where(and(eq(promptBatches.id, batchId), eq(promptBatches.orgId, orgId)));
-  if (!row) throw notFound(`Batch ${batchId}`);
-  const { orgId: _org, ...batch } = row;
-  return { ...batch, counts: await batchCounts(db, batchId) };
+    .innerJoin(promptRevisions, eq(promptRevisions.id, promptBatches.promptRevid))
+    .where(where)
+    .orderBy(desc(promptBatches.createdAt), desc(promptBatches.id))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const counted = await db
+    .select({ batchId: promptBatchItems.batchId, status: promptBatchItems.status, n: count() })
+    .from(promptBatchItems)
+    .where(
+      inArray(
+        promptBatchItems.batchId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .groupBy(promptBatchItems.batchId, promptBatchItems.status);
+  const counts = new Map<string, BatchCounts>(rows.map((r) => [r.id, emptyCounts()]));
+  for (const { batchId, status, n } of counted) {
+    const c = counts.get(batchId);
+    if (!c) continue;
+    c[status] += Number(n);
+    c.total += Number(n);
+  }
+  return rows.map((r) => ({ ...r, counts: counts.get(r.id) ?? emptyCounts() }));
+}
+
+const emptyCounts = (): BatchCounts => ({ pending: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0, total: 0 });
+
+const withoutVersion = ({ promptVersion: _version, ...batch }: ListedBatch): BatchRecord => batch;
+
+export async function getBatch(db: Db, orgId: string, batchId: string): Promise<BatchRecord> {
+  const [batch] = await batchesWhere(db, and(eq(promptBatches.id, batchId), eq(promptBatches.orgId, orgId)), 1);
+  if (!batch) throw notFound(`Batch ${batchId}`);
+  return withoutVersion(batch);
 }
 
 /** The batches of a prompt of a kind (runs by default; evaluations are listed as such), newest first. */
@@ -141,13 +213,12 @@ export async function listBatches(
   limit = 20,
   kind: BatchKind = 'run',
 ): Promise<BatchRecord[]> {
-  const rows = await db
-    .select({ id: promptBatches.id })
-    .from(promptBatches)
-    .where(and(eq(promptBatches.orgId, orgId), eq(promptBatches.promptId, promptId), eq(promptBatches.kind, kind)))
-    .orderBy(desc(promptBatches.createdAt))
-    .limit(limit);
-  return Promise.all(rows.map((r) => getBatch(db, orgId, r.id)));
+  const batches = await batchesWhere(
+    db,
+    and(eq(promptBatches.orgId, orgId), eq(promptBatches.promptId, promptId), eq(promptBatches.kind, kind)),
+    limit,
+  );
+  return batches.map(withoutVersion);
 }
 
 /** The batch's documents with their outcome, failed first, then by name. */

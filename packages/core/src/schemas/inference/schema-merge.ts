@@ -48,8 +48,9 @@ function widen(a: FieldType, b: FieldType): FieldType {
   return 'string';
 }
 
-/** The fields of all samples, in the order they were first seen; `samples` is how many there were. */
-export function mergeSightings(perSample: FieldSighting[][], samples = perSample.length): MergedField[] {
+/** The fields of all samples (one list per sample), in the order they were first seen. */
+export function mergeSightings(perSample: FieldSighting[][]): MergedField[] {
+  const samples = perSample.length;
   const merged = new Map<string, { field: MergedField; items: FieldSighting[][] }>();
   for (const sightings of perSample) {
     const seenHere = new Set<string>();
@@ -74,7 +75,7 @@ export function mergeSightings(perSample: FieldSighting[][], samples = perSample
   return [...merged.values()].map(({ field, items }) => ({
     ...field,
     nullable: field.presentIn < samples,
-    ...(field.type === 'list' ? { itemFields: mergeSightings(items, items.length) } : {}),
+    ...(field.type === 'list' ? { itemFields: mergeSightings(items) } : {}),
   }));
 }
 
