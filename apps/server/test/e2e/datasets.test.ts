@@ -77,6 +77,8 @@ const uploadDone = (page: Page, name: string) =>
 
 async function resultRows(grid: Locator): Promise<string[][]> {
   const rows = grid.locator('tbody tr');
+  // A table can be in the page a moment before its rows are.
+  await rows.first().waitFor();
   const cells: string[][] = [];
   for (let i = 0; i < (await rows.count()); i++) {
     cells.push((await rows.nth(i).locator('td').allTextContents()).map((text) => text.trim()));

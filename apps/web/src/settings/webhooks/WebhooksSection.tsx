@@ -23,7 +23,9 @@ function WebhookList({ orgId, onSecret }: { orgId: string; onSecret: (shown: Sho
     return <ErrorAlert title="Could not load the webhooks" error={webhooks.error} onRetry={() => void webhooks.refetch()} />;
   }
   if (webhooks.data.length === 0) {
-    return <EmptyState title="No webhook endpoints yet" description="Add one above to have events pushed to your systems." />;
+    return (
+      <EmptyState compact title="No webhook endpoints yet" description="Add one above to have events pushed to your systems." />
+    );
   }
   return (
     <ul className="space-y-3" aria-label="Webhook endpoints">
