@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { sweepTurns } from '@docagent/agent';
+import { directCallDeps, sweepTurns } from '@docagent/agent';
 import {
   type AutoCreateScheduler,
   type BatchScheduler,
@@ -30,6 +30,7 @@ import { registerRequestTracing } from './http/request-tracing.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { RouteDeps, ZodApp } from './http/types.ts';
 import { loggingEventBus } from './logging-event-bus.ts';
+import { mcpRoutes } from './mcp/mcp-routes.ts';
 import { accountRoutes } from './routes/account.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { agentActRoutes } from './routes/agent-act.ts';
@@ -58,6 +59,7 @@ import { promptExportRoutes } from './routes/prompt-export.ts';
 import { promptRoutes } from './routes/prompts.ts';
 import { schemaInferenceRoutes } from './routes/schema-inference.ts';
 import { tagRoutes } from './routes/tags.ts';
+import { turnUndoRoutes } from './routes/turn-undo.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webAppRoutes } from './routes/web-app.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -183,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
         data,
         notes: { projects: { db, events }, webSearch: webSearchOf(config) },
         batches: { db, scheduler: options.scheduler },
+        uploads: config.upload,
       },
       options.llm,
       config,
@@ -224,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   await agentSocketRoutes(app, deps);
   autoCreateRoutes(app, deps);
   agentRunRoutes(app, deps);
+  turnUndoRoutes(app, deps);
   memberRoutes(app, deps);
   usageRoutes(app, deps);
   datasetRoutes(app, deps);
@@ -234,6 +238,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
   datasetRowRoutes(app, deps);
   dataRunRoutes(app, deps);
   webhookRoutes(app, deps, options.scheduler);
+  mcpRoutes(app, deps, directCallDeps(deps.agent.engine));
   app.get('/v0/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await webAppRoutes(app, options.webDistDir ?? DEFAULT_WEB_DIST);
 

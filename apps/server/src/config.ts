@@ -55,6 +55,9 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   OTEL_SERVICE_NAME: z.string().trim().min(1).default('docagent'),
   DOCAGENT_WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
+  // `docagent mcp`: the running server to reach, and the API token to reach it with.
+  DOCAGENT_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
+  DOCAGENT_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
   DOCAGENT_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
   DOCAGENT_WEBHOOK_RETRY_DELAYS_SECONDS: z
     .string()
@@ -121,6 +124,8 @@ export interface Config {
     env: Readonly<Record<string, string | undefined>>;
     timeoutMs: number;
   };
+  /** For `docagent mcp`: the server it reaches (absent: one it starts on the local database) and the token it acts with. */
+  mcp: { url?: string; token?: string };
   webhooks: {
     /** Endpoints on loopback, private, link-local or unique-local addresses are refused unless this is set. */
     allowPrivate: boolean;
@@ -187,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       timeoutMs: e.DOCAGENT_WEB_SEARCH_TIMEOUT_SECONDS * 1000,
     },
+    mcp: { url: e.DOCAGENT_URL, token: e.DOCAGENT_TOKEN },
     webhooks: {
       allowPrivate: e.DOCAGENT_WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: e.DOCAGENT_WEBHOOK_TIMEOUT_SECONDS * 1000,

@@ -6,7 +6,7 @@ import {
   migrateDatabase,
   openDatabase,
 } from '@docagent/core';
-import { buildApp } from './app.ts';
+import { type AppOptions, buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { tableIngestOf } from './data.ts';
 import { startJobQueue } from './jobs.ts';
@@ -15,7 +15,7 @@ import { loggingEventBus } from './logging-event-bus.ts';
 import { closeOnSignal } from './shutdown.ts';
 import { startTelemetry } from './telemetry.ts';
 
-function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string {
+export function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string {
   const loginUrl = `${baseUrl}/login?email=${encodeURIComponent(creds.email)}`;
   return [
     '',
@@ -35,11 +35,19 @@ function firstStartBanner(baseUrl: string, creds: FirstStartCredentials): string
   ].join('\n');
 }
 
+/** A started server: its app, where it listens, and the first start's credentials when there was one. */
+export interface StartedServer {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  url: string;
+  firstStart?: FirstStartCredentials;
+}
+
 /**
- * Opens and migrates the database, creates the first admin on an empty one, and serves
- * until SIGTERM or SIGINT, which stop taking requests and let in-flight ones finish.
+ * Opens and migrates the database, creates the first admin on an empty one, and listens. Closing
+ * the app stops taking requests, lets in-flight ones and running jobs finish, then closes the rest.
+ * `logger`: where the server logs (`docagent mcp` keeps stdout for the protocol).
  */
-export async function serve(config: Config): Promise<void> {
+export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<StartedServer> {
   startTelemetry(config);
   const database = await openDatabase(config.database, 'server');
   const tableIngest = tableIngestOf(database, new DatabaseBlobStore(database.db));
@@ -55,7 +63,7 @@ export async function serve(config: Config): Promise<void> {
     const events = loggingEventBus(() => app?.log);
     const jobs = await startJobQueue(database, config, config.workers, llm, tableIngest, events);
     queue = jobs;
-    app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest, events });
+    app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest, events, logger });
     // Requests drain first (fastify closes the listener before onClose hooks), then running
     // jobs finish, then what they used closes.
     app.addHook('onClose', async () => {
@@ -71,11 +79,19 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   app.log.info({ database: database.describe, workers: config.workers }, 'docagent is ready');
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { app, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, firstStart };
+}
+
+/** `docagent serve`: serves until SIGTERM or SIGINT, which stop taking requests and let in-flight ones finish. */
+export async function serve(config: Config): Promise<void> {
+  const { app, firstStart } = await startServer(config);
   if (firstStart) {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     process.stdout.write(firstStartBanner(config.publicUrl ?? `http://localhost:${port}`, firstStart));
   }
-
   closeOnSignal(app.log, 'draining in-flight requests and running jobs', () => app.close());
 }

@@ -360,6 +360,7 @@ describe('access and the generic routes', () => {
     assert.deepEqual(tools, {
       read_only: ['list_datasets', 'get_dataset_schema', 'execute_sql', 'execute_query_plan', 'execute_python'],
       read_write: [],
+      undoable: [],
     });
   });
 

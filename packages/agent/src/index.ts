@@ -1,5 +1,7 @@
 export * from './auto-create/auto-create-review.ts';
 export * from './auto-create/auto-create-run.ts';
+export * from './direct/direct-call.ts';
+export * from './direct/direct-tools.ts';
 export * from './engine/agent-engine.ts';
 export * from './engine/chat-service.ts';
 export * from './engine/control-tools.ts';
@@ -17,6 +19,7 @@ export * from './engine/turn-events.ts';
 export * from './engine/turn-inputs.ts';
 export * from './engine/turn-state.ts';
 export * from './engine/turn-store.ts';
+export * from './engine/turn-undo.ts';
 export * from './packs/data/index.ts';
 export * from './packs/document/index.ts';
 export * from './packs/notes/index.ts';

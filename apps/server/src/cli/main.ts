@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts';
 import { serve } from '../serve.ts';
 import { runWorker } from '../worker.ts';
 import { ADMIN_COMMANDS, isAdminCommand } from './admin.ts';
+import { runMcp } from './mcp-command.ts';
 
 const HELP = `docagent — document workbench with an LLM agent
 
@@ -11,6 +12,8 @@ Usage:
   docagent serve                      start the server (PORT, DATA_DIR, DATABASE_URL, ...)
   docagent worker                     work text-extraction jobs in this process (needs DATABASE_URL)
   docagent migrate                    apply database migrations and exit
+  docagent mcp                        MCP over stdio (DOCAGENT_TOKEN; DOCAGENT_URL of a running server,
+                                      or none to serve the local database)
   docagent admin create-user  --email E [--password P] [--name N]
   docagent admin create-org   --name N [--admin EMAIL_OR_ID]
   docagent admin add-member   --org ORG_ID --user EMAIL_OR_ID [--role admin|user]
@@ -53,6 +56,7 @@ async function run(argv: string[]): Promise<void> {
 
   if (command === 'serve') return serve(config);
   if (command === 'worker') return runWorker(config);
+  if (command === 'mcp') return runMcp(config);
 
   if (command === 'migrate') {
     const database = await openDatabase(config.database, 'migrate command');

@@ -82,6 +82,26 @@ export async function authenticateUpgrade(db: Db, request: FastifyRequest, offer
   return request.orgAccess;
 }
 
+/**
+ * The organization an API token acts in, for routes outside /v0/orgs/ that serve one organization
+ * (the MCP endpoint): the token names it. A session is refused: a program is given a token.
+ */
+export async function authenticateOrgToken(db: Db, request: FastifyRequest): Promise<OrgAccess> {
+  if (request.headers.authorization === undefined) {
+    throw new DomainError(
+      'unauthenticated',
+      'Send an API token of the organization as "Authorization: Bearer <token>" (Settings → API tokens makes one).',
+    );
+  }
+  const principal = await resolvePrincipal(db, request);
+  if (principal.kind !== 'api_token') {
+    throw new DomainError('forbidden', 'This endpoint takes an API token of an organization (da_…), not a sign-in session.');
+  }
+  request.principal = principal;
+  request.orgAccess = await requireOrgAccess(db, principal, principal.orgId);
+  return request.orgAccess;
+}
+
 /** The authenticated principal of a non-public route (the hook guarantees it). */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error(`route ${request.routeOptions.url} used principalOf without authentication`);

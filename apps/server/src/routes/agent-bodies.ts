@@ -117,7 +117,12 @@ export const SubjectSchema = z.strictObject({
 
 export const StopBody = z.strictObject({ turn_id: id });
 export const StopResponse = z.object({ status: z.enum(['stopping', 'stopped', 'finished', 'failed']), detail: z.string() });
-export const ToolsResponse = z.object({ read_only: z.array(z.string()), read_write: z.array(z.string()) });
+export const ToolsResponse = z.object({
+  read_only: z.array(z.string()),
+  read_write: z.array(z.string()),
+  /** The writes whose applied calls can be undone (POST .../agent/turns/{turn_id}/undo). */
+  undoable: z.array(z.string()),
+});
 export const ThreadSummarySchema = z.object({
   id: z.string(),
   title: z.string(),

@@ -66,6 +66,26 @@ export interface ChatRequest {
 export interface ChatTools {
   read_only: string[];
   read_write: string[];
+  /** The writes whose applied calls can be undone. */
+  undoable: string[];
+}
+
+/** What undoing a turn's last write made current again. */
+export interface UndoneWrite {
+  turn_id: string;
+  call_id: string;
+  tool: string;
+  artifact: 'schema' | 'prompt' | 'note' | 'extraction_result';
+  ids: Record<string, string>;
+  /** The version now current (a new one with the earlier content); null for an extraction result. */
+  version: number | null;
+  restored_version: number | null;
+  message: string;
+}
+
+/** Undoes the last write a turn applied; refused (409) when it cannot be, with why. */
+export function undoLastWrite(orgId: string, turnId: string): Promise<UndoneWrite> {
+  return postJson<UndoneWrite>(`${orgApiPath(orgId)}/agent/turns/${encodeURIComponent(turnId)}/undo`);
 }
 
 export interface Approval {

@@ -21,12 +21,14 @@ import { type MentionChoice, mentionsInText } from './mentions';
 import { PendingApproval } from './PendingApproval';
 import { CARRY_OUT_PLAN, PlanReadyBar } from './PlanReadyBar';
 import { ThreadPicker } from './ThreadPicker';
+import { undoTargets } from './undoTargets';
 import { useAlwaysApprove } from './useAlwaysApprove';
 import { approvalFields, useChatSettings } from './useChatSettings';
 import { useChatThreads } from './useChatThreads';
 import { type SendOptions, useChatTurns } from './useChatTurns';
 import { usePauseDecisions } from './usePauseDecisions';
 import { useTitleFlash } from './useTitleFlash';
+import { useUndoWrite } from './useUndoWrite';
 
 /** Thread titles are the first words of the first message. */
 const TITLE_LENGTH = 80;
@@ -87,6 +89,12 @@ export function ChatPanel({ orgId, subject, document, controlsSlot = null, empty
   const paused = chat.phase === 'paused';
   const busy = running || threads.creating || threads.loading;
   const threadId = threads.threadId;
+  const undo = useUndoWrite(orgId, chat.markUndone);
+  // A turn's last write stays its last once the turn has ended: Undo is offered only then.
+  const undoable =
+    chat.phase === 'idle'
+      ? undoTargets(chat.items, toolsQuery.data?.read_write ?? [], toolsQuery.data?.undoable ?? [])
+      : undefined;
 
   useTitleFlash(chat.inputRequest !== null, '❓ Question from the agent');
 
@@ -243,6 +251,8 @@ export function ChatPanel({ orgId, subject, document, controlsSlot = null, empty
           streaming={running}
           onResubmit={busy || paused ? undefined : (item, text) => void resubmit(item, text)}
           onRetry={busy || paused ? undefined : () => void retry()}
+          undoTargets={undoable}
+          onUndo={undo}
         />
       )}
 

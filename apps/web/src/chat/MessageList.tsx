@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { InputProblem } from '../api/client';
 import { AssistantMessage } from './AssistantMessage';
-import type { ChatItem } from './chatItems';
+import type { ChatItem, ToolItem } from './chatItems';
 import { StepGroup } from './StepGroup';
 import { segmentsOf } from './stepGroups';
 import { type Decision, ToolCallCard } from './ToolCallCard';
@@ -33,6 +33,9 @@ interface MessageListProps {
   onResubmit?: (item: UserItem, text: string) => void;
   /** Sends the last message again after the turn failed. */
   onRetry?: () => void;
+  /** The calls whose cards offer Undo (the last write of each ended turn), and how to undo one. */
+  undoTargets?: ReadonlySet<string>;
+  onUndo?: (item: ToolItem) => Promise<void>;
 }
 
 /** The conversation: the person's messages, the agent's answers as they stream, its tool calls and its errors. */
@@ -49,6 +52,8 @@ export function MessageList({
   streaming,
   onResubmit,
   onRetry,
+  undoTargets,
+  onUndo,
 }: MessageListProps) {
   const list = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -79,6 +84,7 @@ export function MessageList({
             onRegisterApprove={onRegisterApprove}
             validate={onValidate && ((args) => onValidate(item.name, args))}
             busy={busy}
+            onUndo={onUndo && undoTargets?.has(item.callId) ? () => onUndo(item) : undefined}
           />
         );
       case 'error':

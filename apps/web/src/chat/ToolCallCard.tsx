@@ -6,6 +6,7 @@ import type { ToolItem, ToolStatus } from './chatItems';
 import { ToolResult } from './results/ToolResult';
 import { checkArguments, formatArguments, summarizeArguments } from './toolArguments';
 import { describeCall } from './toolSentences';
+import { UndoWrite } from './UndoWrite';
 import { useCallNames } from './useCallNames';
 
 const statusLabels: Record<ToolStatus, string> = {
@@ -57,10 +58,12 @@ interface ToolCallCardProps {
   validate?: (args: Record<string, unknown>) => Promise<InputProblem[]>;
   /** Offers this card's Approve (with its edited arguments) to the approval pinned above the message box. */
   onRegisterApprove?: (callId: string, approve: () => void) => () => void;
+  /** For the last write of an ended turn, when it can be undone: undoes it (rejects with why not). */
+  onUndo?: () => Promise<void>;
 }
 
 /** One tool call of the agent: its name, arguments and outcome; a pending one asks for approval. */
-export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, onRegisterApprove }: ToolCallCardProps) {
+export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, onRegisterApprove, onUndo }: ToolCallCardProps) {
   const labelId = useId();
   const card = useRef<HTMLElement>(null);
   const pending = item.status === 'pending' && onDecide !== undefined;
@@ -129,8 +132,16 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
           <span className="sr-only">Tool call </span>
           {item.name}
         </h4>
-        <span className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${statusClasses[item.status]}`}>
-          {decision && item.status === 'pending' ? (decision.approved ? 'approved' : 'rejected') : statusLabels[item.status]}
+        <span
+          className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${item.undone !== undefined ? 'bg-slate-200 text-slate-700' : statusClasses[item.status]}`}
+        >
+          {decision && item.status === 'pending'
+            ? decision.approved
+              ? 'approved'
+              : 'rejected'
+            : item.undone !== undefined
+              ? 'undone'
+              : statusLabels[item.status]}
         </span>
       </div>
       <p className="truncate px-3 pb-2 text-xs text-slate-600" title={summarizeArguments(item.arguments)}>
@@ -226,6 +237,7 @@ export function ToolCallCard({ orgId, item, decision, onDecide, busy, validate, 
           {item.error}
         </p>
       )}
+      <UndoWrite name={item.name} undone={item.undone} onUndo={onUndo} />
     </section>
   );
 }

@@ -41,6 +41,10 @@ export type ChatItem =
       result?: unknown;
       error: string | null;
       step?: number;
+      /** The turn that ran it, when this page followed that turn: what an undo of its write names. */
+      turnId?: string;
+      /** Once its write was undone: what is current again, in words. */
+      undone?: string;
     }
   /** A step began: its group shows before its first phase is in. */
   | { kind: 'step'; key: string; step: number }

@@ -3,7 +3,7 @@ import { type Approval, type ChatRequest, type ChatSubject, useRefreshAfterTurn 
 import type { ChatFrame, FrameHandler, ToolCallInfo, WorkingExtraction } from '../api/chatStream';
 import { errorMessage } from '../api/client';
 import { NOTE_WRITE_TOOLS, useRefreshNotes } from '../api/notes';
-import { abandonPending, applyFrame, type ChatItem, endThinking, newKey, withAnswer } from './chatItems';
+import { abandonPending, applyFrame, type ChatItem, endThinking, newKey, updateTool, withAnswer } from './chatItems';
 import { extractionOfToolResult, extractionOfWorkingState } from './extraction';
 import { useChatTransport } from './transport/useChatTransport';
 
@@ -143,6 +143,11 @@ export function useChatTurns(orgId: string, subject: ChatSubject) {
             break;
         }
         setItems((current) => applyFrame(current, frame));
+        // A call that ran remembers its turn: the turn's last write can be undone from its card.
+        const ranIn = turnId.current;
+        if ((frame.type === 'tool_result' || frame.type === 'tool_complete') && ranIn !== null) {
+          setItems((current) => updateTool(current, frame.call_id, (item) => ({ ...item, turnId: ranIn })));
+        }
       };
 
       try {
@@ -281,6 +286,15 @@ export function useChatTurns(orgId: string, subject: ChatSubject) {
     turn.abort.abort();
   }, [transport]);
 
+  /**
+   * Marks a call's write as undone, with what is current again; an undone extraction edit gives the
+   * extraction on screen its values again, when it shows that result.
+   */
+  const markUndone = useCallback((callId: string, message: string, restored?: WorkingExtraction) => {
+    setItems((current) => updateTool(current, callId, (item) => ({ ...item, undone: message })));
+    if (restored) setExtraction((shown) => (shown?.promptRevid === restored.promptRevid ? restored : shown));
+  }, []);
+
   /** Shows another conversation (or none), leaving any paused turn behind. */
   const reset = useCallback((next: ChatItem[], nextExtraction: WorkingExtraction | null = null) => {
     following.current?.abort.abort();
@@ -311,5 +325,6 @@ export function useChatTurns(orgId: string, subject: ChatSubject) {
     stop,
     reset,
     setError,
+    markUndone,
   };
 }

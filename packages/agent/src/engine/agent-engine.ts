@@ -58,6 +58,10 @@ export class AgentEngine {
     return this.deps.services;
   }
 
+  get llm(): LlmGateway {
+    return this.deps.llm;
+  }
+
   strategyNames(): string[] {
     return [...this.strategies.keys()];
   }

@@ -50,4 +50,12 @@ export interface Pack {
   };
   /** The working-state keys this pack's tools write (reported in the turn body as they are). */
   workingStateKeys?: readonly string[];
+  /**
+   * For calls with no conversation (an MCP client's): the argument that names a subject of the kind
+   * this pack owns. A tool that takes it already keeps its own; the others get it added, since they
+   * take their subject from the conversation.
+   */
+  subjectArgument?: { name: string; description: string };
+  /** Tools only a program calling directly gets (sending a file's bytes), never a model in a chat. */
+  directTools?: ToolDefinition[];
 }

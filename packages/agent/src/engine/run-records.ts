@@ -1,5 +1,7 @@
-import { type Db, forbidden, notFound, type OrgAccess, tables } from '@docagent/core';
+import { type Db, forbidden, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { TurnUsage } from './events.ts';
+import type { Subject } from './pack.ts';
 import type { AuditedCall, Turn } from './turn-state.ts';
 
 const { agentRunRecords } = tables;
@@ -69,4 +71,29 @@ export async function appendRunRecord(db: Db, turn: Turn, calls: AuditedCall[]):
       updatedAt: new Date(),
     })
     .where(eq(agentRunRecords.id, turn.id));
+}
+
+/**
+ * The run record of one direct call (an MCP client's): a run of one call, with no model of its
+ * own, so `model` names the caller (`mcp`).
+ */
+export async function recordDirectCall(
+  db: Db,
+  access: OrgAccess,
+  run: { subject: Subject; caller: string; status: string; call: AuditedCall; usage: TurnUsage },
+): Promise<string> {
+  const id = newId();
+  await db.insert(agentRunRecords).values({
+    id,
+    turnId: id,
+    orgId: access.orgId,
+    userId: access.userId,
+    subjectKind: run.subject.kind,
+    subjectId: run.subject.id,
+    status: run.status,
+    model: run.caller,
+    toolCalls: [run.call],
+    usage: run.usage as unknown as Record<string, unknown>,
+  });
+  return id;
 }

@@ -17,6 +17,8 @@ interface KindEntry {
  */
 export class SubjectCatalog {
   private readonly kinds = new Map<string, KindEntry>();
+  /** Every pack of a served kind, each once. */
+  readonly packs: Pack[];
 
   constructor(packs: Pack[]) {
     const served = new Set(packs.flatMap((p) => p.serves));
@@ -29,6 +31,7 @@ export class SubjectCatalog {
       const tools = new ToolRegistry(ofKind.flatMap((p) => p.tools));
       this.kinds.set(kind, { packs: ofKind, owner: owners[0] as Pack, tools, toolSet: toolSetOf(tools) });
     }
+    this.packs = packs.filter((p) => p.serves.some((kind) => this.kinds.has(kind)));
   }
 
   private entry(kind: string): KindEntry {
@@ -47,9 +50,11 @@ export class SubjectCatalog {
     return this.entry(kind).packs;
   }
 
-  /** The names of every tool of every kind's conversations (what a permission rule may name). */
+  /** The names of every tool of every kind's conversations and of direct calls (what a permission rule may name). */
   toolNames(): string[] {
-    return [...new Set([...this.kinds.values()].flatMap((entry) => entry.tools.all().map((t) => t.name)))].sort();
+    const direct = this.packs.flatMap((p) => p.directTools ?? []);
+    const tools = [...this.kinds.values()].flatMap((entry) => entry.tools.all()).concat(direct);
+    return [...new Set(tools.map((t) => t.name))].sort();
   }
 
   /** The tools of a subject kind's conversations. */

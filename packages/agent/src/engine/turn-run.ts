@@ -123,7 +123,7 @@ function lastUserText(messages: ModelMessage[]): string | undefined {
   return text === '' ? undefined : text;
 }
 
-function addTurnUsage(total: TurnUsage, step: TokenUsage, costUsd: number | null): TurnUsage {
+export function addTurnUsage(total: TurnUsage, step: TokenUsage, costUsd: number | null): TurnUsage {
   const sum = addUsage(
     {
       inputTokens: total.input_tokens,

@@ -218,6 +218,21 @@ export class ThreadStore {
       .where(eq(agentThreads.id, threadId));
   }
 
+  /** A thread's working state, its row locked for the caller's transaction; null when the thread is gone. */
+  async lockedWorkingState(db: Db, threadId: string): Promise<WorkingState | null> {
+    const [row] = await db
+      .select({ workingState: agentThreads.workingState })
+      .from(agentThreads)
+      .where(eq(agentThreads.id, threadId))
+      .for('update');
+    return row ? (row.workingState as WorkingState) : null;
+  }
+
+  /** Replaces a thread's working state (an undo pointing it at what is current again). */
+  async setWorkingState(db: Db, threadId: string, workingState: WorkingState): Promise<void> {
+    await db.update(agentThreads).set({ workingState, updatedAt: new Date() }).where(eq(agentThreads.id, threadId));
+  }
+
   /** The stored messages of a thread (a turn continued in another process reads them back). */
   async messagesOf(threadId: string): Promise<ModelMessage[]> {
     const [row] = await this.db

@@ -9,6 +9,7 @@ import {
   type OrgAccess,
   type ProjectServices,
   type TokenUsage,
+  type UploadLimits,
   type WebSearchProvider,
 } from '@docagent/core';
 import type { z } from 'zod';
@@ -36,6 +37,8 @@ export interface ToolServices {
   notes?: NoteServices;
   /** Batches and evaluations (jobs over many documents); absent in a worker. */
   batches?: BatchServices;
+  /** The limits on a file sent in a call (upload_document); absent where no call may send one (a worker). */
+  uploads?: UploadLimits;
 }
 
 /** What the notes pack needs besides the database: where note events go, and the web search provider. */
@@ -86,6 +89,13 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
    * write is, though it changes nothing.
    */
   asksFirst?: string;
+  /**
+   * What a write does to what is there, for clients that show it before calling (MCP's annotations):
+   * `adds` something new (a create, a new version), `replaces` what was there (the same call again
+   * changes nothing more), or `removes` it. Undeclared: taken as the riskiest, a replace that is not
+   * idempotent.
+   */
+  writeEffect?: 'adds' | 'replaces' | 'removes';
   run(context: ToolContext, input: z.infer<Input>): Promise<unknown>;
   /** How long one call may take (default DEFAULT_TOOL_TIME_LIMIT_MS); past it the call is aborted. */
   timeLimitMs?: number;
@@ -97,6 +107,32 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
    * that cannot be made fails the call before anyone is asked.
    */
   propose?(context: ToolContext, input: z.infer<Input>): Promise<unknown>;
+  /**
+   * For a write whose artifact is versioned: takes an applied call back, given its input and the
+   * output the audit recorded, by making the version before it current again (a new version with
+   * its content, so history is kept). Refuses with a domain error when the artifact changed since,
+   * since undoing would then overwrite someone's later change. Tools without it cannot be undone.
+   */
+  undo?(context: UndoContext, input: z.infer<Input>, result: unknown): Promise<UndoneWrite>;
+}
+
+/**
+ * What undoing a call may use: no turn runs, so no model or proposal. `workingState` is the
+ * conversation's: an undo points it at what is current again where it pointed at the undone version.
+ */
+export type UndoContext = Pick<ToolContext, 'access' | 'subject' | 'services' | 'workingState'>;
+
+/** What an undo made current again. */
+export interface UndoneWrite {
+  artifact: 'schema' | 'prompt' | 'note' | 'extraction_result';
+  /** The ids that name it, e.g. schema_id and schema_revid, or document_id and prompt_revid. */
+  ids: Record<string, string>;
+  /** The version now current (a new one holding the earlier content); null where the artifact has no versions. */
+  version: number | null;
+  /** The version whose content is current again; null where the artifact has no versions. */
+  restored_version: number | null;
+  /** What was done, in words. */
+  message: string;
 }
 
 /** Declares a tool once; the type of `run`'s input follows from the Zod schema. */
@@ -206,12 +242,19 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
-  /** Tool names by access, as `GET .../chat/tools` returns them. */
-  byAccess(): { read_only: string[]; read_write: string[] } {
+  /** The names of the tools whose applied calls can be undone. */
+  undoable(): string[] {
+    return this.all()
+      .filter((t) => t.undo !== undefined)
+      .map((t) => t.name);
+  }
+
+  /** Tool names by access, and the writes that can be undone, as `GET .../chat/tools` returns them. */
+  byAccess(): { read_only: string[]; read_write: string[]; undoable: string[] } {
     const names = (access: ToolAccess) =>
       this.all()
         .filter((t) => t.access === access)
         .map((t) => t.name);
-    return { read_only: names('read_only'), read_write: names('read_write') };
+    return { read_only: names('read_only'), read_write: names('read_write'), undoable: this.undoable() };
   }
 }

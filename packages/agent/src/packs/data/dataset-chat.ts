@@ -1,6 +1,7 @@
 import { type DataRunRecord, getDataRun, isDomainError, type OrgAccess } from '@docagent/core';
 import { type ChatDeps, createThread, startChat } from '../../engine/chat-service.ts';
 import type { Subject } from '../../engine/pack.ts';
+import type { ToolRegistry } from '../../tools/tool.ts';
 import { type DatasetChatBody, runFields } from './chat-body.ts';
 import { type DatasetChatEvent, type DatasetChatSink, seedEventsOf } from './chat-events.ts';
 import { fastQueryOf, runFastPath } from './fast-path.ts';
@@ -114,7 +115,7 @@ export async function datasetChatTools(
   deps: ChatDeps,
   access: OrgAccess,
   datasetId: string,
-): Promise<{ read_only: string[]; read_write: string[]; unavailable: Record<string, string> }> {
+): Promise<ReturnType<ToolRegistry['byAccess']> & { unavailable: Record<string, string> }> {
   const { subjects, services } = deps.engine;
   await subjects.find(services, access, { kind: 'dataset', id: datasetId });
   const python = (await services.data?.python.unavailableReason()) ?? null;

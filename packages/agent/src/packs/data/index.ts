@@ -30,6 +30,7 @@ export const dataPack: Pack = {
   },
   section: dataSection,
   workingStateKeys: DATA_STATE_KEYS,
+  subjectArgument: { name: 'dataset_id', description: 'The dataset the call is about (list_datasets names them)' },
 };
 
 export {

@@ -16,7 +16,8 @@ import { documentState } from './working-state.ts';
 
 const metadataField = z.record(z.string().min(1).max(100), z.string().max(1000));
 
-const toDocument = (d: DocumentRecord) => ({
+/** A document as the tools answer it. */
+export const toDocument = (d: DocumentRecord) => ({
   id: d.id,
   document_name: d.name,
   state: d.state,
@@ -56,6 +57,7 @@ export const updateDocumentTool = defineTool({
     'Rename a document, or replace its tags or metadata. Omitted fields stay as they are; tag_ids and metadata replace the whole list/map. ' +
     'Tags decide which prompts run on the document.',
   access: 'read_write',
+  writeEffect: 'replaces',
   input: z.strictObject({
     document_id: documentIdField,
     document_name: z.string().trim().min(1).max(255).optional().describe('New file name, e.g. "invoice-2024-117.pdf"'),
@@ -85,6 +87,7 @@ export const deleteDocumentTool = defineTool({
   name: 'delete_document',
   description: 'Delete a document with its text, file and extraction results. This cannot be undone.',
   access: 'read_write',
+  writeEffect: 'removes',
   input: z.strictObject({ document_id: documentIdField }),
   async run(context, input) {
     const documentId = documentIdOf(context, input.document_id);

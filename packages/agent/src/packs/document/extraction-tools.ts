@@ -1,17 +1,21 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
+  conflict,
   DEFAULT_PROMPT_REVID,
   type ExtractionResult,
   findExtractionResult,
   getDocument,
   InvalidSchemaError,
   listExtractionResults,
+  notFound,
   resolvePromptRevision,
   runExtraction,
   updateExtractionResult,
 } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool, type ToolContext } from '../../tools/tool.ts';
-import { documentIdField, documentIdOf, documentTarget, iso, jsonValueField, subjectDocumentId } from './shared.ts';
+import { defineTool, type ToolContext, type UndoContext, type UndoneWrite } from '../../tools/tool.ts';
+import { recordedOutput } from '../../tools/undo-output.ts';
+import { documentIdField, documentIdOf, documentTarget, iso, jsonValueField, preview, subjectDocumentId } from './shared.ts';
 import { documentState } from './working-state.ts';
 
 const promptRevidField = z.string().trim().min(1).max(64);
@@ -92,6 +96,7 @@ export const runExtractionTool = defineTool({
     'Runs again even when a result exists (force defaults to true). ' +
     'Example: {"prompt_revid": "6650c0ffee0123456789abcd"} after create_prompt returned that prompt_revid; {} to run the current prompt on the current document.',
   access: 'read_write',
+  writeEffect: 'replaces',
   input: z.strictObject({
     prompt_revid: promptRevidField.optional().describe('The prompt revision to run; default: the working prompt, else "default"'),
     document_id: documentIdField,
@@ -136,7 +141,7 @@ function setAtPath(
   root: Record<string, unknown>,
   steps: PathStep[],
   value: unknown,
-): { ok: true; data: Record<string, unknown>; previous: unknown } | { ok: false; error: string } {
+): { ok: true; data: Record<string, unknown>; previous: unknown; existed: boolean } | { ok: false; error: string } {
   const data = structuredClone(root);
   let node: unknown = data;
   for (const [i, step] of steps.entries()) {
@@ -150,16 +155,18 @@ function setAtPath(
       }
       if (last) {
         const previous = node[step];
+        const existed = step < node.length;
         node[step] = value;
-        return { ok: true, data, previous };
+        return { ok: true, data, previous, existed };
       }
       node = node[step];
     } else if (isObject(node)) {
       const key = String(step);
       if (last) {
         const previous = node[key];
+        const existed = Object.hasOwn(node, key);
         node[key] = value;
-        return { ok: true, data, previous };
+        return { ok: true, data, previous, existed };
       }
       if (!Object.hasOwn(node, key)) {
         const keys = Object.keys(node).slice(0, 30).join(', ');
@@ -183,6 +190,7 @@ export const updateExtractionField = defineTool({
     '(e.g. "total", "vendor.name", "line_items.0.amount"; an index equal to the array length appends). value is the new JSON value. ' +
     "The changed result must still satisfy the prompt's schema. prompt_revid defaults to the latest extraction of this conversation.",
   access: 'read_write',
+  writeEffect: 'replaces',
   input: z.strictObject({
     path: z.string().trim().min(1).max(500).describe('Dot path of the field, e.g. "line_items.0.amount"'),
     value: jsonValueField('The new value: any JSON (string, number, boolean, null, object or array)'),
@@ -213,6 +221,8 @@ export const updateExtractionField = defineTool({
         prompt_revid: updated.promptRevid,
         path: input.path,
         previous_value: patched.previous ?? null,
+        // The field was added (a new key, an appended item): undoing the call removes it.
+        ...(patched.existed ? {} : { previous_absent: true }),
         value,
         is_edited: updated.isEdited,
         updated_llm_result: updated.updatedLlmResult,
@@ -228,4 +238,69 @@ export const updateExtractionField = defineTool({
       throw error;
     }
   },
+  undo: (context, _input, output) => undoFieldEdit(context, output),
 });
+
+/** What undoing update_extraction_field reads of its output: where it wrote, what was there, and the result it left. */
+const editedField = z.object({
+  document_id: z.string(),
+  prompt_revid: z.string(),
+  path: z.string(),
+  previous_value: z.unknown(),
+  previous_absent: z.boolean().optional(),
+  updated_llm_result: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * Puts the field's previous value back (removes a field the call added). A result has no versions,
+ * so "changed since" is the values differing from those the call left.
+ */
+async function undoFieldEdit(context: UndoContext, output: unknown): Promise<UndoneWrite> {
+  const applied = recordedOutput('update_extraction_field', editedField, output);
+  const { db } = context.services;
+  const { orgId } = context.access;
+  const what = `The extraction result of prompt revision ${applied.prompt_revid} for document ${applied.document_id}`;
+  const current = await findExtractionResult(db, orgId, applied.document_id, applied.prompt_revid);
+  if (!current) throw notFound(what);
+  if (!isDeepStrictEqual(current.updatedLlmResult, applied.updated_llm_result)) {
+    throw conflict(
+      `${what} changed after this call set ${applied.path} (it was run again or edited), and undoing the call would overwrite that later change. Edit the field by hand instead.`,
+    );
+  }
+  const steps = parsePath(applied.path);
+  if (typeof steps === 'string') throw conflict(`This call's path cannot be read back (${steps}), so it cannot be undone.`);
+  const restored = applied.previous_absent
+    ? removeAtPath(current.updatedLlmResult, steps)
+    : setAtPath(current.updatedLlmResult, steps, applied.previous_value);
+  if (!restored.ok) throw conflict(`${applied.path} cannot be put back: ${restored.error}.`);
+  const updated = await updateExtractionResult(db, orgId, applied.document_id, applied.prompt_revid, {
+    updatedLlmResult: restored.data,
+  });
+  const state = documentState(context);
+  if (state.prompt_revid === updated.promptRevid && state.extraction !== undefined) state.extraction = updated.updatedLlmResult;
+  const shown = applied.previous_absent ? 'removed again' : `back to ${preview(JSON.stringify(applied.previous_value), 120)}`;
+  return {
+    artifact: 'extraction_result',
+    ids: { document_id: updated.documentId, prompt_revid: updated.promptRevid },
+    version: null,
+    restored_version: null,
+    message: `${applied.path} of the extraction result is ${shown}.`,
+  };
+}
+
+/** A copy of `root` without the field at `steps` (an array item is taken out); or why it cannot be. */
+function removeAtPath(
+  root: Record<string, unknown>,
+  steps: PathStep[],
+): { ok: true; data: Record<string, unknown> } | { ok: false; error: string } {
+  const data = structuredClone(root);
+  let node: unknown = data;
+  for (const step of steps.slice(0, -1)) {
+    node = Array.isArray(node) ? node[step as number] : isObject(node) ? node[String(step)] : undefined;
+  }
+  const last = steps.at(-1);
+  if (Array.isArray(node) && typeof last === 'number' && last < node.length) node.splice(last, 1);
+  else if (isObject(node) && last !== undefined && Object.hasOwn(node, String(last))) delete node[String(last)];
+  else return { ok: false, error: 'the field it added is no longer there' };
+  return { ok: true, data };
+}

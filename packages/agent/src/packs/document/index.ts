@@ -2,6 +2,7 @@ import { getDocument } from '@docagent/core';
 import type { Pack } from '../../engine/pack.ts';
 import type { ToolDefinition } from '../../tools/tool.ts';
 import { documentSection } from './context-section.ts';
+import { getDocumentTool, uploadDocumentTool } from './direct-document-tools.ts';
 import { deleteDocumentTool, listDocumentsTool, updateDocumentTool } from './document-tools.ts';
 import { evaluatePromptTool } from './evaluate-tools.ts';
 import { getExtractionResultTool, runExtractionTool, updateExtractionField } from './extraction-tools.ts';
@@ -73,6 +74,8 @@ export const documentPack: Pack = {
     resolve: (services, orgId, mention) => resolveDocumentMention(services.db, orgId, mention),
   },
   workingStateKeys: DOCUMENT_STATE_KEYS,
+  subjectArgument: { name: 'document_id', description: 'The document the call is about' },
+  directTools: [uploadDocumentTool, getDocumentTool],
 };
 
 export { PROMPT_HELP, SCHEMA_HELP } from './help-tools.ts';

@@ -1,4 +1,5 @@
 import {
+  conflict,
   createPrompt,
   deletePrompt,
   findSchemaVersion,
@@ -6,11 +7,13 @@ import {
   listPromptVersions,
   type PromptRevision,
   promptCreator,
+  promptRevisionOf,
   resolvePromptRevision,
   updatePrompt,
 } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool } from '../../tools/tool.ts';
+import { defineTool, type UndoneWrite } from '../../tools/tool.ts';
+import { changedSince, recordedOutput } from '../../tools/undo-output.ts';
 import { idField, iso, limitField, nameSearchField, preview, skipField, tagIdsField } from './shared.ts';
 import { documentState } from './working-state.ts';
 
@@ -93,6 +96,7 @@ export const createPromptTool = defineTool({
     'Use null for a date that is not printed.", "schema_id": "6650c0ffee0123456789abcd", "tag_ids": ["6650c0ffee0123456789ab01"]}. ' +
     'Returns prompt_revid (use it with run_extraction) and prompt_id.',
   access: 'read_write',
+  writeEffect: 'adds',
   input: z.strictObject({
     name: promptNameField.describe('Prompt name, e.g. "Invoice fields"; an existing name gets a new version'),
     content: contentField.describe('The instructions for the LLM'),
@@ -136,6 +140,7 @@ export const updatePromptTool = defineTool({
     'Change a prompt: saves a new version with a new prompt_revid. Omitted fields keep their values; schema_id null detaches the schema, ' +
     'model null returns to the organization default. A new schema_id without schema_version uses its latest version.',
   access: 'read_write',
+  writeEffect: 'adds',
   input: z.strictObject({
     prompt_id: idField('The prompt id (prompt_id, stable across versions; not the prompt_revid)'),
     name: promptNameField.optional().describe('New name'),
@@ -159,14 +164,59 @@ export const updatePromptTool = defineTool({
       tagIds: input.tag_ids,
     });
     documentState(context).prompt_revid = revision.promptRevid;
-    return { message: changed ? `Saved version ${revision.promptVersion}` : 'No changes', ...toSummary(revision) };
+    return { message: changed ? `Saved version ${revision.promptVersion}` : 'No changes', changed, ...toSummary(revision) };
   },
+  // The version before the call becomes current again as a new version; results of either revision stay.
+  async undo(context, _input, output): Promise<UndoneWrite> {
+    const applied = recordedOutput('update_prompt', savedPromptVersion, output);
+    const { db } = context.services;
+    const { orgId } = context.access;
+    if (applied.changed === false || applied.message === 'No changes' || applied.prompt_version < 2) {
+      throw conflict(
+        `This update_prompt call changed nothing (the prompt stayed at version ${applied.prompt_version}), so there is nothing to undo.`,
+      );
+    }
+    const current = await promptRevisionOf(db, orgId, applied.prompt_id);
+    if (current.promptVersion !== applied.prompt_version) {
+      throw changedSince(`Prompt "${current.name}"`, applied.prompt_version, current.promptVersion);
+    }
+    const versions = await listPromptVersions(db, orgId, applied.prompt_id);
+    const previous = versions.find((v) => v.promptVersion === applied.prompt_version - 1);
+    if (!previous) throw conflict(`Prompt "${current.name}" has no version ${applied.prompt_version - 1} to go back to.`);
+    const { revision } = await updatePrompt(db, context.access, applied.prompt_id, {
+      name: previous.name,
+      content: previous.content,
+      schemaId: previous.schemaId,
+      schemaVersion: previous.schemaVersion,
+      model: previous.model,
+      tagIds: previous.tagIds,
+    });
+    const state = documentState(context);
+    if (state.prompt_revid === applied.prompt_revid) state.prompt_revid = revision.promptRevid;
+    return {
+      artifact: 'prompt',
+      ids: { prompt_id: revision.promptId, prompt_revid: revision.promptRevid },
+      version: revision.promptVersion,
+      restored_version: previous.promptVersion,
+      message: `Prompt "${revision.name}" has version ${previous.promptVersion}'s content and settings again, saved as version ${revision.promptVersion}.`,
+    };
+  },
+});
+
+/** What undoing update_prompt reads of its output (`changed` is absent in outputs recorded before it was added). */
+const savedPromptVersion = z.object({
+  prompt_id: z.string(),
+  prompt_revid: z.string(),
+  prompt_version: z.number().int(),
+  changed: z.boolean().optional(),
+  message: z.string().optional(),
 });
 
 export const deletePromptTool = defineTool({
   name: 'delete_prompt',
   description: 'Delete a prompt, all its versions and their extraction results. The default prompt cannot be deleted.',
   access: 'read_write',
+  writeEffect: 'removes',
   input: z.strictObject({ prompt_id: idField('The prompt id (prompt_id)') }),
   async run(context, input) {
     const { db } = context.services;

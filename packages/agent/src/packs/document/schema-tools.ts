@@ -1,6 +1,8 @@
 import {
+  conflict,
   createSchema,
   deleteSchema,
+  findSchemaVersion,
   getSchemaRevision,
   listSchemas,
   listSchemaVersions,
@@ -11,7 +13,8 @@ import {
   validateResponseFormat,
 } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool } from '../../tools/tool.ts';
+import { defineTool, type UndoneWrite } from '../../tools/tool.ts';
+import { changedSince, recordedOutput } from '../../tools/undo-output.ts';
 import { idField, iso, jsonValueField, limitField, nameSearchField, parseJsonArgument, skipField } from './shared.ts';
 import { documentState } from './working-state.ts';
 
@@ -118,6 +121,7 @@ export const createSchemaTool = defineTool({
     'a value that may be absent is required but nullable via anyOf with {"type": "null"}. Call help_schemas for the rules. ' +
     `Example: {"name": "Invoice", "response_format": ${EXAMPLE_RESPONSE_FORMAT}}. Returns schema_revid, schema_id and schema_version.`,
   access: 'read_write',
+  writeEffect: 'adds',
   input: z.strictObject({
     name: schemaNameField.describe('Schema name shown to people, e.g. "Invoice"; an existing name gets a new version'),
     response_format: responseFormatField('The full response_format object, as in the example'),
@@ -145,6 +149,7 @@ export const updateSchemaTool = defineTool({
     'Change a schema: saves a new version (older versions stay, prompts pinned to them keep working). Give a new name, a new full response_format, or both. ' +
     'To make a prompt use the new version, update_prompt with schema_id and schema_version.',
   access: 'read_write',
+  writeEffect: 'adds',
   input: z.strictObject({
     schema_id: idField('The schema id (schema_id, stable across versions; not the schema_revid)'),
     name: schemaNameField.optional().describe('New name'),
@@ -160,14 +165,53 @@ export const updateSchemaTool = defineTool({
       responseFormat: input.response_format === undefined ? undefined : parseJsonArgument(input.response_format),
     });
     documentState(context).schema_revid = revision.schemaRevid;
-    return { message: changed ? `Saved version ${revision.schemaVersion}` : 'No changes', ...toSummary(revision) };
+    return { message: changed ? `Saved version ${revision.schemaVersion}` : 'No changes', changed, ...toSummary(revision) };
   },
+  // The version before the call becomes current again as a new version: prompts pinned to either keep working.
+  async undo(context, _input, output): Promise<UndoneWrite> {
+    const applied = recordedOutput('update_schema', savedSchemaVersion, output);
+    const { db } = context.services;
+    const { orgId } = context.access;
+    if (applied.changed === false || applied.message === 'No changes' || applied.schema_version < 2) {
+      throw conflict(
+        `This update_schema call changed nothing (the schema stayed at version ${applied.schema_version}), so there is nothing to undo.`,
+      );
+    }
+    const current = await findSchemaVersion(db, orgId, applied.schema_id);
+    if (current.schemaVersion !== applied.schema_version) {
+      throw changedSince(`Schema "${current.name}"`, applied.schema_version, current.schemaVersion);
+    }
+    const previous = await findSchemaVersion(db, orgId, applied.schema_id, applied.schema_version - 1);
+    const { revision } = await updateSchema(db, context.access, applied.schema_id, {
+      name: previous.name,
+      responseFormat: previous.responseFormat,
+    });
+    const state = documentState(context);
+    if (state.schema_revid === applied.schema_revid) state.schema_revid = revision.schemaRevid;
+    return {
+      artifact: 'schema',
+      ids: { schema_id: revision.schemaId, schema_revid: revision.schemaRevid },
+      version: revision.schemaVersion,
+      restored_version: previous.schemaVersion,
+      message: `Schema "${revision.name}" has version ${previous.schemaVersion}'s definition again, saved as version ${revision.schemaVersion}.`,
+    };
+  },
+});
+
+/** What undoing update_schema reads of its output (`changed` is absent in outputs recorded before it was added). */
+const savedSchemaVersion = z.object({
+  schema_id: z.string(),
+  schema_revid: z.string(),
+  schema_version: z.number().int(),
+  changed: z.boolean().optional(),
+  message: z.string().optional(),
 });
 
 export const deleteSchemaTool = defineTool({
   name: 'delete_schema',
   description: 'Delete a schema and all its versions. Fails while a prompt uses it: change or delete those prompts first.',
   access: 'read_write',
+  writeEffect: 'removes',
   input: z.strictObject({ schema_id: idField('The schema id (schema_id)') }),
   async run(context, input) {
     const { db } = context.services;

@@ -42,6 +42,7 @@ export const createTagTool = defineTool({
   description:
     'Create a tag (names are unique, case-insensitive). Put it on documents with update_document and on prompts with update_prompt so the prompt runs on those documents.',
   access: 'read_write',
+  writeEffect: 'adds',
   input: z.strictObject({
     name: tagNameField.describe('Tag name, e.g. "invoice"'),
     color: colorField.optional().describe('Hex color such as "#4f46e5"; default one picked from the name'),
@@ -57,6 +58,7 @@ export const updateTagTool = defineTool({
   name: 'update_tag',
   description: "Change a tag's name, color or description; omitted fields stay as they are.",
   access: 'read_write',
+  writeEffect: 'replaces',
   input: z.strictObject({
     tag_id: idField('The tag id'),
     name: tagNameField.optional().describe('New name'),
@@ -81,6 +83,7 @@ export const deleteTagTool = defineTool({
   name: 'delete_tag',
   description: 'Delete a tag. Fails while documents or prompts use it: remove it from them first.',
   access: 'read_write',
+  writeEffect: 'removes',
   input: z.strictObject({ tag_id: idField('The tag id') }),
   async run(context, input) {
     await deleteTag(context.services.db, context.access.orgId, input.tag_id);

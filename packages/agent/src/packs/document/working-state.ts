@@ -12,4 +12,5 @@ export interface DocumentWorkingState {
 
 export const DOCUMENT_STATE_KEYS = ['schema_revid', 'prompt_revid', 'extraction'] as const;
 
-export const documentState = (context: ToolContext): DocumentWorkingState => context.workingState as DocumentWorkingState;
+export const documentState = (context: Pick<ToolContext, 'workingState'>): DocumentWorkingState =>
+  context.workingState as DocumentWorkingState;

@@ -37,6 +37,7 @@ export const notesPack: Pack = {
     },
   },
   workingStateKeys: NOTES_STATE_KEYS,
+  subjectArgument: { name: 'project_id', description: 'The project whose notes the call is about' },
 };
 
 export { type ActDecision, type ActOutcome, type ActRequest, actOnProject } from './project-act.ts';

@@ -77,6 +77,7 @@ export const createNoteTool = defineTool({
       .describe('How the note is to be kept from now on (format, grouping, tone), when the person said so'),
   }),
   access: 'read_write',
+  writeEffect: 'adds',
   async target() {
     return { subject: true, creator: null };
   },
@@ -98,6 +99,7 @@ export const renameNoteTool = defineTool({
   description: 'Rename a note of the project (the person approves it first). Its text and versions stay.',
   input: z.strictObject({ note_id: noteIdField, name: nameField }),
   access: 'read_write',
+  writeEffect: 'replaces',
   target: existingNoteTarget,
   async run(context, input) {
     const note = await updateNote(
@@ -118,6 +120,7 @@ export const deleteNoteTool = defineTool({
     'Delete a note of the project with all its versions (the person approves it first; say which note and what it holds before you call it).',
   input: z.strictObject({ note_id: noteIdField }),
   access: 'read_write',
+  writeEffect: 'removes',
   target: existingNoteTarget,
   async run(context, input) {
     const projectId = projectIdOf(context);

@@ -1,6 +1,7 @@
 import {
   DomainError,
   getNote,
+  getNoteVersion,
   isDomainError,
   NOTE_LIMITS,
   type NoteRecord,
@@ -9,7 +10,8 @@ import {
   updateNote,
 } from '@docagent/core';
 import { z } from 'zod';
-import { defineTool, type ToolContext } from '../../tools/tool.ts';
+import { defineTool, type ToolContext, type UndoContext, type UndoneWrite } from '../../tools/tool.ts';
+import { changedSince, recordedOutput } from '../../tools/undo-output.ts';
 import { findSection, headingList } from './note-sections.ts';
 import { rewriteText } from './rewrite-call.ts';
 import { type NotesWorkingState, noteIdField, noteServicesOf, projectIdOf } from './shared.ts';
@@ -61,6 +63,7 @@ export const rewriteNoteTool = defineTool({
   description: `Change an existing note: a model rewrites it honouring its standing instruction and your request, and the person sees the diff and approves it before it is saved. Pass the request in words, not the new text. For a note over ${MAX_REWRITE_CHARS} characters name the section (a heading) to rewrite. Example: {"note_id": "…", "request": "Remove the budget section"}`,
   input,
   access: 'read_write',
+  writeEffect: 'adds',
   async target(context, args) {
     const note = await getNote(context.services.db, context.access.orgId, projectIdOf(context), args.note_id);
     return { subject: true, creator: note.createdBy };
@@ -111,7 +114,36 @@ export const rewriteNoteTool = defineTool({
     }
     return applyProposal(context, proposal);
   },
+  undo: (context, _args, output) => undoRewrite(context, output),
 });
+
+/** What undoing rewrite_note reads of its output: the note and the version the rewrite saved. */
+const savedNoteVersion = z.object({ note_id: z.string(), version: z.number().int().min(2) });
+
+/** The text before the rewrite becomes current again as a new version, unless the note changed since. */
+async function undoRewrite(context: UndoContext, output: unknown): Promise<UndoneWrite> {
+  const applied = recordedOutput('rewrite_note', savedNoteVersion, output);
+  const projectId = projectIdOf(context);
+  const { db } = context.services;
+  const note = await getNote(db, context.access.orgId, projectId, applied.note_id);
+  if (note.version !== applied.version) throw changedSince(`The note "${note.name}"`, applied.version, note.version);
+  const previous = await getNoteVersion(db, context.access.orgId, projectId, note.id, applied.version - 1);
+  // base_version: a change saved meanwhile is refused (StaleNoteVersion), never overwritten.
+  const restored = await updateNote(noteServicesOf(context.services).projects, context.access, projectId, note.id, {
+    content: previous.content,
+    baseVersion: applied.version,
+    // The person asked for it: the version is theirs, as an edit by hand would be.
+    source: 'person',
+    summary: `Undid the agent's rewrite: version ${previous.version}'s text again`,
+  });
+  return {
+    artifact: 'note',
+    ids: { note_id: restored.id, project_id: projectId },
+    version: restored.version,
+    restored_version: previous.version,
+    message: `The note "${restored.name}" has version ${previous.version}'s text again, saved as version ${restored.version}.`,
+  };
+}
 
 /** Saves exactly the approved text, if the note is still the version it was made from. */
 async function applyProposal(context: ToolContext, proposal: RewriteProposal) {

@@ -15,9 +15,12 @@ export function noteServicesOf(services: ToolServices): NoteServices {
 }
 
 /** The project a tool works on: the conversation's. */
-export function projectIdOf(context: ToolContext): string {
+export function projectIdOf(context: Pick<ToolContext, 'subject'>): string {
   if (context.subject.kind !== 'project') {
-    throw new DomainError('invalid_input', 'Notes belong to projects: this conversation is not about a project.');
+    throw new DomainError(
+      'invalid_input',
+      'Notes belong to projects: give project_id, or ask in a conversation about a project.',
+    );
   }
   return context.subject.id;
 }

@@ -1,0 +1,22 @@
+import { conflict } from '@docagent/core';
+import type { z } from 'zod';
+
+/**
+ * The part of an applied call's recorded output that undoing it needs. The audit keeps outputs as
+ * the tool returned them, so an output of an older tool version may lack it: that call cannot be
+ * undone, and the refusal says so rather than guessing.
+ */
+export function recordedOutput<Shape extends z.ZodType>(tool: string, shape: Shape, output: unknown): z.infer<Shape> {
+  const parsed = shape.safeParse(output);
+  if (!parsed.success) {
+    throw conflict(`The audit of this ${tool} call does not keep what undoing it needs, so it cannot be undone.`);
+  }
+  return parsed.data;
+}
+
+/** The refusal when the artifact has a version after the one the call wrote. */
+export function changedSince(what: string, written: number, current: number): Error {
+  return conflict(
+    `${what} changed after this call saved version ${written}: it is at version ${current} now, and undoing the call would overwrite that later change. Change it by hand instead.`,
+  );
+}
