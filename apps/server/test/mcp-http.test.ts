@@ -122,6 +122,20 @@ describe('MCP over streamable HTTP (the SDK client)', () => {
     assert.equal(denied.status, 'denied');
     assert.equal(denied.tool_calls[0]?.decision, 'denied');
 
+    // An admin's rule that allows everything does not reach a run with no person watching.
+    const everything = json<{ rule_id: string; allows_everything: boolean }>(
+      await api('POST', '/permission-rules', { tool: '*', effect: 'allow', scope: 'organization' }),
+    );
+    assert.equal(everything.allows_everything, true);
+    const stillRefused = await client.callTool({ name: 'create_schema', arguments: args });
+    assert.equal(stillRefused.isError, true);
+    assert.match(textOf(stillRefused), /a rule allowing everything does not count here/);
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/v0/orgs/${alice.org.id}/permission-rules/${everything.rule_id}`,
+      headers: bearer(alice.token),
+    });
+
     const rule = json<{ rule_id: string }>(
       await api('POST', '/permission-rules', { tool: 'create_schema', effect: 'allow', scope: 'user' }),
     );

@@ -1,4 +1,13 @@
-import { invalidInput, isDomainError, newId, type OrgAccess, rulesFor, type TokenUsage } from '@docagent/core';
+import {
+  allowsEverything,
+  invalidInput,
+  isDomainError,
+  newId,
+  type OrgAccess,
+  type PermissionRule,
+  rulesFor,
+  type TokenUsage,
+} from '@docagent/core';
 import type { AgentEngine } from '../engine/agent-engine.ts';
 import { decide } from '../engine/decision.ts';
 import type { CallDecision } from '../engine/events.ts';
@@ -71,7 +80,7 @@ export async function callDirectly(deps: DirectCallDeps, access: OrgAccess, call
   const decision = await decide(
     entry.tool,
     call.arguments ?? {},
-    { autoApprove: false, autoApprovedTools: [], rules: await rulesFor(deps.services.db, access.orgId, access.userId) },
+    { autoApprove: false, autoApprovedTools: [], rules: await directRules(deps, access) },
     context,
   );
   const audit = async (decided: CallDecision, outcome: ToolOutcome, reason: string): Promise<string> => {
@@ -132,12 +141,21 @@ async function run(
   return executeTool(entry.tool, { ...context, proposal: proposal.result }, input);
 }
 
+/**
+ * The caller's rules, less one that would allow everything: a run with no person watching never
+ * gets every write, so its allow rules must name what they allow (a tool, or a pattern).
+ */
+async function directRules(deps: DirectCallDeps, access: OrgAccess): Promise<PermissionRule[]> {
+  const rules = await rulesFor(deps.services.db, access.orgId, access.userId);
+  return rules.filter((rule) => !allowsEverything(rule));
+}
+
 /** Why a call that would ask a person is refused, and the rule that would let it run. */
 function askRefusal(entry: DirectTool, reason: string, orgId: string): string {
   const name = entry.tool.name;
   const example = entry.subjectArgument ? `, "pattern": {"${entry.subjectArgument.name}": "<id>"}` : '';
   return (
-    `Refused: ${reason}, and a direct call has no one here to approve it, so it runs only under an allow rule. ` +
+    `Refused: ${reason}, and a direct call has no one here to approve it, so it runs only under an allow rule that names what it allows (a rule allowing everything does not count here). ` +
     `To allow it, add the rule {"tool": "${name}", "effect": "allow"} in Settings → Rules or with ` +
     `POST /v0/orgs/${orgId}/permission-rules (add a pattern to allow only some calls, e.g. {"tool": "${name}", "effect": "allow"${example}}), then call again.`
   );
