@@ -35,10 +35,10 @@ export function firstStartBanner(baseUrl: string, creds: FirstStartCredentials):
   ].join('\n');
 }
 
-/** A started server: its app, where it listens, and the first start's credentials when there was one. */
+/** A started server: its app, the port it listens on, and the first start's credentials when there was one. */
 export interface StartedServer {
   app: Awaited<ReturnType<typeof buildApp>>;
-  url: string;
+  port: number;
   firstStart?: FirstStartCredentials;
 }
 
@@ -81,17 +81,12 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
   app.log.info({ database: database.describe, workers: config.workers }, 'docagent is ready');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { app, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, firstStart };
+  return { app, port, firstStart };
 }
 
 /** `docagent serve`: serves until SIGTERM or SIGINT, which stop taking requests and let in-flight ones finish. */
 export async function serve(config: Config): Promise<void> {
-  const { app, firstStart } = await startServer(config);
-  if (firstStart) {
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    process.stdout.write(firstStartBanner(config.publicUrl ?? `http://localhost:${port}`, firstStart));
-  }
+  const { app, port, firstStart } = await startServer(config);
+  if (firstStart) process.stdout.write(firstStartBanner(config.publicUrl ?? `http://localhost:${port}`, firstStart));
   closeOnSignal(app.log, 'draining in-flight requests and running jobs', () => app.close());
 }

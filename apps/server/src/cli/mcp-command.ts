@@ -1,4 +1,4 @@
-import { DomainError } from '@docagent/core';
+import { DomainError, isDomainError } from '@docagent/core';
 import type { Config } from '../config.ts';
 import { loggerOptions } from '../http/logging.ts';
 import { MCP_PATH } from '../mcp/mcp-routes.ts';
@@ -24,15 +24,18 @@ export async function runMcp(config: Config): Promise<void> {
   const started = await startServer(
     { ...config, port: 0, host: '127.0.0.1' },
     { ...loggerOptions(config.logLevel), stream: process.stderr },
-  ).catch((error: Error) => {
+  ).catch((error: unknown) => {
+    // The embedded database held by a running server: say how to reach that server instead.
+    if (!isDomainError(error) || error.kind !== 'unavailable') throw error;
     throw new DomainError(
       'unavailable',
       `${error.message} If a docagent server is running on this database, set DOCAGENT_URL to its address instead.`,
     );
   });
-  if (started.firstStart) log(firstStartBanner(started.url, started.firstStart));
+  const local = `http://127.0.0.1:${started.port}`;
+  if (started.firstStart) log(firstStartBanner(local, started.firstStart));
   try {
-    await bridgeStdioToHttp(endpointOf(started.url), token, log);
+    await bridgeStdioToHttp(endpointOf(local), token, log);
   } finally {
     await started.app.close();
   }

@@ -15,9 +15,17 @@ import type { LlmGateway } from '../engine/llm-gateway.ts';
 import type { Subject } from '../engine/pack.ts';
 import { recordDirectCall } from '../engine/run-records.ts';
 import type { SubjectCatalog } from '../engine/subjects.ts';
+import { auditApproval } from '../engine/tool-batch.ts';
 import { addTurnUsage } from '../engine/turn-run.ts';
 import { type AuditedCall, NO_TURN_USAGE } from '../engine/turn-state.ts';
-import { executeTool, proposeCall, type ToolContext, type ToolOutcome, type ToolServices } from '../tools/tool.ts';
+import {
+  executeTool,
+  invalidArguments,
+  proposeCall,
+  type ToolContext,
+  type ToolOutcome,
+  type ToolServices,
+} from '../tools/tool.ts';
 import { type DirectTool, DirectToolCatalog } from './direct-tools.ts';
 
 export interface DirectCallDeps {
@@ -56,11 +64,8 @@ export type DirectCallOutcome =
 export async function callDirectly(deps: DirectCallDeps, access: OrgAccess, call: DirectCall): Promise<DirectCallOutcome> {
   const entry = deps.tools.get(call.name);
   const { subject, toolInput } = deps.tools.splitInput(entry, call.arguments);
-  const problems = entry.tool.input.safeParse(toolInput);
-  if (!problems.success) {
-    const fields = problems.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
-    throw invalidInput(`Invalid arguments for ${entry.tool.name}: ${fields}.`);
-  }
+  const checked = entry.tool.input.safeParse(toolInput);
+  if (!checked.success) throw invalidInput(invalidArguments(entry.tool, checked.error));
   const own = subject ?? { kind: 'organization', id: access.orgId };
   let usage = { ...NO_TURN_USAGE };
   const context: ToolContext = {
@@ -89,7 +94,7 @@ export async function callDirectly(deps: DirectCallDeps, access: OrgAccess, call
       call_id: newId(),
       name: call.name,
       arguments: call.arguments,
-      approval: decided === 'denied' ? 'denied' : entry.tool.access === 'read_write' ? 'policy' : 'not_needed',
+      approval: auditApproval(decided, entry.tool),
       decision: decided,
       reason,
       ...(decision.ruleId === undefined ? {} : { rule_id: decision.ruleId }),

@@ -1,6 +1,6 @@
 import { invalidInput, notFound, type OrgAccess } from '@docagent/core';
 import type { ToolSet } from 'ai';
-import { ToolRegistry, type ToolServices } from '../tools/tool.ts';
+import { type ToolDefinition, ToolRegistry, type ToolServices } from '../tools/tool.ts';
 import type { Mention, Pack, Subject } from './pack.ts';
 import { toolSetOf } from './step.ts';
 
@@ -10,6 +10,9 @@ interface KindEntry {
   tools: ToolRegistry;
   toolSet: ToolSet;
 }
+
+/** A pack's tools: its conversations' and the ones only direct calls get. */
+const toolsOfPack = (pack: Pack): ToolDefinition[] => [...pack.tools, ...(pack.directTools ?? [])];
 
 /**
  * The subject kinds the engine serves and, for each, its packs composed: the tools the model
@@ -52,9 +55,12 @@ export class SubjectCatalog {
 
   /** The names of every tool of every kind's conversations and of direct calls (what a permission rule may name). */
   toolNames(): string[] {
-    const direct = this.packs.flatMap((p) => p.directTools ?? []);
-    const tools = [...this.kinds.values()].flatMap((entry) => entry.tools.all()).concat(direct);
-    return [...new Set(tools.map((t) => t.name))].sort();
+    return [...new Set(this.packs.flatMap(toolsOfPack).map((t) => t.name))].sort();
+  }
+
+  /** A tool by name, whichever pack brings it (an audited call names its tool, not its kind's registry). */
+  findTool(name: string): ToolDefinition | undefined {
+    return this.packs.flatMap(toolsOfPack).find((t) => t.name === name);
   }
 
   /** The tools of a subject kind's conversations. */

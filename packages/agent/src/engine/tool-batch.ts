@@ -189,7 +189,7 @@ export async function runBatch(
       call_id: call.id,
       name: call.name,
       arguments: call.input,
-      approval: auditApproval(decision, verdict),
+      approval: auditApproval(decision, verdict.kind === 'run' ? verdict.tool : undefined),
       decision,
       reason: stopped ? 'stopped before this call ran' : verdict.reason,
       ...(!stopped && 'ruleId' in verdict && verdict.ruleId !== undefined ? { rule_id: verdict.ruleId } : {}),
@@ -254,10 +254,11 @@ function firstMessageCalling(messages: ModelMessage[], callIds: Map<string, unkn
 }
 
 /** The audit's older field, kept for readers of run records. */
-function auditApproval(decision: CallDecision, verdict: Verdict): AuditedCall['approval'] {
+/** How the audit names a call's approval: a write allowed ahead ran by policy; `ran` is the tool when the call ran. */
+export function auditApproval(decision: CallDecision, ran: ToolDefinition | undefined): AuditedCall['approval'] {
   switch (decision) {
     case 'allowed':
-      return verdict.kind === 'run' && verdict.tool.access === 'read_write' ? 'policy' : 'not_needed';
+      return ran?.access === 'read_write' ? 'policy' : 'not_needed';
     case 'approved':
       return 'user';
     default:

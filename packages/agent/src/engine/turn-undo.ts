@@ -1,7 +1,8 @@
 import { conflict, type Db, notFound, type OrgAccess, tables } from '@docagent/core';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ToolRegistry, ToolServices, UndoneWrite, WorkingState } from '../tools/tool.ts';
+import type { ToolDefinition, ToolServices, UndoneWrite, WorkingState } from '../tools/tool.ts';
 import type { ChatDeps } from './chat-service.ts';
+import type { SubjectCatalog } from './subjects.ts';
 import type { AuditedCall } from './turn-state.ts';
 
 const { agentRunRecords, agentTurns } = tables;
@@ -36,17 +37,15 @@ export async function undoLastWrite(deps: ChatDeps, access: OrgAccess, turnId: s
     if (record.status === 'running' || record.status === 'paused') {
       throw conflict(`Turn ${turnId} is still ${record.status}: undo its last write once it has ended (or stop it first).`);
     }
-    const tools = engine.subjects.toolsOf(record.subjectKind);
     const calls = record.toolCalls as AuditedCall[];
-    const last = calls.findLast((call) => isAppliedWrite(call, tools));
+    const last = calls.findLast((call) => isAppliedWrite(call, engine.subjects));
     if (!last) throw conflict(`Turn ${turnId} applied no write, so there is nothing to undo.`);
     if (last.name === UNDO_CALL) {
       const undone = last.arguments as { call_id?: string; tool?: string };
       throw conflict(`The last write of turn ${turnId} (${undone.tool}, call ${undone.call_id}) was undone already.`);
     }
-    const tool = tools.get(last.name);
-    if (!tool?.undo)
-      throw conflict(`The last write of turn ${turnId} was ${last.name}, which cannot be undone: ${whyNot(last.name)}`);
+    const tool = engine.subjects.findTool(last.name);
+    if (!tool?.undo) throw conflict(`The last write of turn ${turnId} was ${last.name}, which cannot be undone: ${whyNot(tool)}`);
     const input = tool.input.safeParse(last.arguments ?? {});
     if (!input.success)
       throw conflict(`The audit of this ${last.name} call does not keep valid arguments, so it cannot be undone.`);
@@ -100,17 +99,22 @@ async function threadOf(deps: ChatDeps, tx: Db, turnId: string): Promise<{ id: s
 }
 
 /** A write that ran and succeeded (allowed ahead or approved), or an earlier undo. */
-function isAppliedWrite(call: AuditedCall, tools: ToolRegistry): boolean {
+function isAppliedWrite(call: AuditedCall, subjects: SubjectCatalog): boolean {
   if (!call.success) return false;
   if (call.name === UNDO_CALL) return true;
-  return (call.approval === 'policy' || call.approval === 'user') && tools.get(call.name)?.access === 'read_write';
+  return (call.approval === 'policy' || call.approval === 'user') && subjects.findTool(call.name)?.access === 'read_write';
 }
 
-/** Why a write without `undo` cannot be taken back, in the person's terms. */
-function whyNot(tool: string): string {
-  if (tool.startsWith('create_')) return 'it made something new, which has no earlier version to go back to (delete it instead).';
-  if (tool.startsWith('delete_')) return 'what it deleted is gone with its versions.';
-  return 'only changes of versioned things (a schema, a prompt, a note’s text, an extraction field) can be undone.';
+/** Why a write without `undo` cannot be taken back, in the person's terms, from what its writes do. */
+function whyNot(tool: ToolDefinition | undefined): string {
+  switch (tool?.writeEffect) {
+    case 'adds':
+      return 'it made something new, which has no earlier version to go back to (delete it instead).';
+    case 'removes':
+      return 'what it deleted is gone with its versions.';
+    default:
+      return 'only changes of versioned things (a schema, a prompt, a note’s text, an extraction field) can be undone.';
+  }
 }
 
 /** The services with every write on the undo's transaction, so the undo and its record commit together. */

@@ -165,12 +165,7 @@ async function attemptTool(
   action: (context: ToolContext, input: unknown) => Promise<unknown>,
 ): Promise<ToolOutcome> {
   const parsed = tool.input.safeParse(rawInput ?? {});
-  if (!parsed.success) {
-    const problems = problemsOf(parsed.error)
-      .map((p) => `${p.path}: ${p.message}`)
-      .join('; ');
-    return { success: false, error: `Invalid arguments for ${tool.name}: ${problems}. Fix them and call the tool again.` };
-  }
+  if (!parsed.success) return { success: false, error: invalidArguments(tool, parsed.error) };
   const limitMs = tool.timeLimitMs ?? DEFAULT_TOOL_TIME_LIMIT_MS;
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), limitMs);
@@ -198,6 +193,14 @@ async function attemptTool(
   } finally {
     clearTimeout(timeout);
   }
+}
+
+/** What is wrong with a call's arguments, each problem with its field, as the caller (a model, an MCP client) reads it. */
+export function invalidArguments(tool: ToolDefinition, error: z.ZodError): string {
+  const problems = problemsOf(error)
+    .map((p) => `${p.path}: ${p.message}`)
+    .join('; ');
+  return `Invalid arguments for ${tool.name}: ${problems}. Fix them and call the tool again.`;
 }
 
 /** Long enough for an extraction of a large document with one retry. */

@@ -20,3 +20,18 @@ export function changedSince(what: string, written: number, current: number): Er
     `${what} changed after this call saved version ${written}: it is at version ${current} now, and undoing the call would overwrite that later change. Change it by hand instead.`,
   );
 }
+
+/**
+ * Refuses the undo of a call that saved no new version: its output says it changed nothing (an
+ * older tool's output only says so in its message), or the version it names is the first.
+ */
+export function requireNewVersion(
+  tool: string,
+  what: string,
+  applied: { changed?: boolean; message?: string },
+  version: number,
+): void {
+  if (applied.changed === false || applied.message === 'No changes' || version < 2) {
+    throw conflict(`This ${tool} call changed nothing (the ${what} stayed at version ${version}), so there is nothing to undo.`);
+  }
+}

@@ -13,7 +13,7 @@ import {
 } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool, type UndoneWrite } from '../../tools/tool.ts';
-import { changedSince, recordedOutput } from '../../tools/undo-output.ts';
+import { changedSince, recordedOutput, requireNewVersion } from '../../tools/undo-output.ts';
 import { idField, iso, limitField, nameSearchField, preview, skipField, tagIdsField } from './shared.ts';
 import { documentState } from './working-state.ts';
 
@@ -171,11 +171,7 @@ export const updatePromptTool = defineTool({
     const applied = recordedOutput('update_prompt', savedPromptVersion, output);
     const { db } = context.services;
     const { orgId } = context.access;
-    if (applied.changed === false || applied.message === 'No changes' || applied.prompt_version < 2) {
-      throw conflict(
-        `This update_prompt call changed nothing (the prompt stayed at version ${applied.prompt_version}), so there is nothing to undo.`,
-      );
-    }
+    requireNewVersion('update_prompt', 'prompt', applied, applied.prompt_version);
     const current = await promptRevisionOf(db, orgId, applied.prompt_id);
     if (current.promptVersion !== applied.prompt_version) {
       throw changedSince(`Prompt "${current.name}"`, applied.prompt_version, current.promptVersion);

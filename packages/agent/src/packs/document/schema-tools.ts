@@ -1,5 +1,4 @@
 import {
-  conflict,
   createSchema,
   deleteSchema,
   findSchemaVersion,
@@ -14,7 +13,7 @@ import {
 } from '@docagent/core';
 import { z } from 'zod';
 import { defineTool, type UndoneWrite } from '../../tools/tool.ts';
-import { changedSince, recordedOutput } from '../../tools/undo-output.ts';
+import { changedSince, recordedOutput, requireNewVersion } from '../../tools/undo-output.ts';
 import { idField, iso, jsonValueField, limitField, nameSearchField, parseJsonArgument, skipField } from './shared.ts';
 import { documentState } from './working-state.ts';
 
@@ -172,11 +171,7 @@ export const updateSchemaTool = defineTool({
     const applied = recordedOutput('update_schema', savedSchemaVersion, output);
     const { db } = context.services;
     const { orgId } = context.access;
-    if (applied.changed === false || applied.message === 'No changes' || applied.schema_version < 2) {
-      throw conflict(
-        `This update_schema call changed nothing (the schema stayed at version ${applied.schema_version}), so there is nothing to undo.`,
-      );
-    }
+    requireNewVersion('update_schema', 'schema', applied, applied.schema_version);
     const current = await findSchemaVersion(db, orgId, applied.schema_id);
     if (current.schemaVersion !== applied.schema_version) {
       throw changedSince(`Schema "${current.name}"`, applied.schema_version, current.schemaVersion);
