@@ -110,6 +110,7 @@ async function runTurns(stack: AgentStack, documentId: string, turns: number, ap
 
 async function measureLevel(stack: AgentStack, documentId: string, turns: number, approve: boolean) {
   const cpuBefore = stack.servers.map((s) => s.cpuSeconds());
+  for (const server of stack.servers) server.resetLoopDelay();
   const started = nowMs();
   const memory = watchPeakRss(stack.servers);
   let outcome: LevelOutcome;
@@ -121,7 +122,8 @@ async function measureLevel(stack: AgentStack, documentId: string, turns: number
   }
   const wallS = (nowMs() - started) / 1000;
   const cpuS = stack.servers.reduce((sum, s, i) => sum + s.cpuSeconds() - cpuBefore[i]!, 0);
-  return { turns, outcome, wallS, cpuS, peakRssMb };
+  const loop = await Promise.all(stack.servers.map((s) => s.loopDelay()));
+  return { turns, outcome, wallS, cpuS, peakRssMb, loopStallMs: Math.max(...loop.map((l) => l.maxMs)) };
 }
 
 async function withStack<T>(
@@ -148,6 +150,7 @@ function row(label: string, m: Measured): Array<string | number> {
     `${median(latencies).toFixed(1)} ms`,
     `${percentile(latencies, 99).toFixed(1)} ms`,
     errors.length,
+    `${m.loopStallMs.toFixed(0)} ms`,
     `${(median(turnMs) / 1000).toFixed(2)} s`,
     `${m.cpuS.toFixed(1)} s (${((m.cpuS / m.wallS) * 100).toFixed(0)} % of a core)`,
     m.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(' + '),
@@ -163,6 +166,7 @@ const summary = (m: Measured) => ({
     frames: m.outcome.latencies.length,
   },
   errors: m.outcome.errors.length,
+  longest_event_loop_stall_ms: m.loopStallMs,
   first_errors: m.outcome.errors.slice(0, 5),
   turn_s_median: median(m.outcome.turnMs) / 1000,
   wall_s: m.wallS,
@@ -192,6 +196,7 @@ export async function runConcurrencyBenchmark(options: BenchOptions): Promise<{ 
     'added latency per frame p50',
     'p99',
     'errors',
+    'longest event-loop stall',
     'turn time p50',
     'server CPU',
     'peak RSS',

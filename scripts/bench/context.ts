@@ -4,7 +4,7 @@ import { type BenchOptions, startAgentStack } from './agent-stack.ts';
 import { type ApiClient, call, uploadReady } from './client.ts';
 import { table } from './measure.ts';
 import { isAgentRequest, lastUserText, stepOf, toolOutputsOf } from './scripted-agent.ts';
-import { countSegments, messageText, segmentsOf, tokens } from './tokens.ts';
+import { cacheReads, countSegments, messageText, segmentsOf, tokens } from './tokens.ts';
 
 /**
  * What the model is sent over a scripted 6-turn conversation about a long document (a thread,
@@ -161,6 +161,8 @@ interface CallCount {
   docagent: number;
   naive: number;
   cacheable: number;
+  /** What Anthropic's prompt cache could serve: a prefix an earlier call of the conversation wrote. */
+  cacheRead: number;
 }
 
 /**
@@ -169,7 +171,8 @@ interface CallCount {
  */
 function countCalls(requests: RecordedRequest[], thread: ModelMessage[], fullText: string): CallCount[] {
   const userAt = thread.flatMap((m, i) => (m.role === 'user' ? [i] : []));
-  return requests.map((request) => {
+  const reads = cacheReads(requests.map(segmentsOf));
+  return requests.map((request, index) => {
     const turn = TURNS.indexOf(lastUserText(request));
     const step = stepOf(request);
     const segments = segmentsOf(request);
@@ -185,7 +188,7 @@ function countCalls(requests: RecordedRequest[], thread: ModelMessage[], fullTex
       segments.filter((s) => s.section === 'tools').reduce((sum, s) => sum + tokens(s.text), 0) +
       naiveSystem.reduce((sum, text) => sum + tokens(text), 0) +
       history.reduce((sum, m) => sum + tokens(messageText(m)), 0);
-    return { turn, docagent: sent.total, naive, cacheable: sent.cacheable };
+    return { turn, docagent: sent.total, naive, cacheable: sent.cacheable, cacheRead: reads[index]! };
   });
 }
 
@@ -221,7 +224,8 @@ export async function runContextBenchmark(options: BenchOptions): Promise<{ tabl
         .reduce((sum, segment) => sum + tokens(segment.text), 0);
       perModel.push({ model: model.id, calls: countCalls(requests, thread, stored), toolTokens });
     }
-    const sum = (calls: CallCount[], key: 'docagent' | 'naive' | 'cacheable') => calls.reduce((s, c) => s + c[key], 0);
+    const sum = (calls: CallCount[], key: 'docagent' | 'naive' | 'cacheable' | 'cacheRead') =>
+      calls.reduce((s, c) => s + c[key], 0);
     const ofTurn = (calls: CallCount[], turn: number) => calls.filter((c) => c.turn === turn);
     const cells = (calls: CallCount[]) => {
       const docagent = sum(calls, 'docagent');
@@ -234,6 +238,9 @@ export async function runContextBenchmark(options: BenchOptions): Promise<{ tabl
     ];
     const anthropic = perModel.find((m) => m.model.startsWith('anthropic:'))!;
     const cacheableShare = sum(anthropic.calls, 'cacheable') / sum(anthropic.calls, 'docagent');
+    // The first call of a conversation has nothing in the cache; the share is of the calls after it.
+    const later = anthropic.calls.slice(1);
+    const cacheReadShare = sum(later, 'cacheRead') / sum(later, 'docagent');
     const header = ['turn', ...perModel.flatMap((m) => [`${m.model} calls`, 'docagent tokens', 'naive tokens', 'saved'])];
     return {
       table: [
@@ -241,6 +248,7 @@ export async function runContextBenchmark(options: BenchOptions): Promise<{ tabl
         '',
         `Tool definitions in every call: ${perModel.map((m) => `${m.toolTokens} tokens (${m.model})`).join(', ')}.`,
         `Share of ${anthropic.model}'s input marked cacheable (cache_control): ${(100 * cacheableShare).toFixed(0)} %.`,
+        `Share of ${anthropic.model}'s input after its first call that repeats a prefix an earlier call wrote (what the cache serves): ${(100 * cacheReadShare).toFixed(0)} %.`,
       ].join('\n'),
       results: {
         tokenizer: 'gpt-tokenizer o200k_base',
@@ -252,6 +260,7 @@ export async function runContextBenchmark(options: BenchOptions): Promise<{ tabl
           tool_definition_tokens_per_call: m.toolTokens,
         })),
         anthropic_cacheable_share: cacheableShare,
+        anthropic_cache_read_share: cacheReadShare,
       },
     };
   } finally {

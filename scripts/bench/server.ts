@@ -1,11 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseTarget } from '@docagent/core';
 import type { FakeLlmServer } from '@docagent/fake-llm';
 
 const BIN = fileURLToPath(new URL('../../apps/server/bin/docagent.js', import.meta.url));
+const LOOP_PROBE = fileURLToPath(new URL('./loop-delay-probe.ts', import.meta.url));
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 /** Enough of a server's output to say why it failed. */
 const KEPT_OUTPUT = 64 * 1024;
@@ -16,6 +20,10 @@ export interface BenchServer {
   cpuSeconds(): number;
   /** Resident memory now, in MB. */
   rssMb(): number;
+  /** Starts a new measurement of the event loop's delays. */
+  resetLoopDelay(): void;
+  /** The worst and the 99th-percentile delay of the event loop since the last reset, in ms. */
+  loopDelay(): Promise<{ maxMs: number; p99Ms: number }>;
   /** SIGTERM, and the exit (a profile is written then). */
   stop(): Promise<void>;
 }
@@ -57,8 +65,9 @@ function procStat(pid: number): string[] {
 export function startBenchServer(env: NodeJS.ProcessEnv, options: { profileDir?: string } = {}): Promise<BenchServer> {
   const flags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
-  const child: ChildProcess = spawn(process.execPath, [...flags, BIN, 'serve'], {
-    env: { ...env, PORT: '0' },
+  const loopFile = join(mkdtempSync(join(tmpdir(), 'docagent-bench-loop-')), 'loop.json');
+  const child: ChildProcess = spawn(process.execPath, [...flags, '--import', LOOP_PROBE, BIN, 'serve'], {
+    env: { ...env, PORT: '0', DOCAGENT_BENCH_LOOP_FILE: loopFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -80,6 +89,16 @@ export function startBenchServer(env: NodeJS.ProcessEnv, options: { profileDir?:
           rssMb: () => {
             const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
             return Number(match?.[1] ?? 0) / 1024;
+          },
+          resetLoopDelay: () => child.kill('SIGUSR2'),
+          loopDelay: async () => {
+            // The probe writes every 200 ms; wait for a write that covers the end of the run.
+            const asked = Date.now();
+            for (;;) {
+              const written = JSON.parse(readFileSync(loopFile, 'utf8')) as { maxMs: number; p99Ms: number; at: number };
+              if (written.at > asked) return written;
+              await sleep(50);
+            }
           },
           stop: async () => {
             if (child.exitCode !== null) return;

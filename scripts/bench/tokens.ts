@@ -112,3 +112,29 @@ export function countSegments(segments: Segment[]): { total: number; cacheable: 
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   return { total: sum(counts), cacheable: sum(counts.slice(0, lastBreakpoint + 1)) };
 }
+
+/**
+ * For each call, the tokens Anthropic's prompt cache could serve: the longest prefix that an
+ * earlier call wrote (the prefix up to one of its breakpoints) and that this call sends again
+ * unchanged, within its own cacheable part. A change early in the prompt (a system message that
+ * moved, a result compacted) makes everything after it be sent anew.
+ */
+export function cacheReads(calls: Segment[][]): number[] {
+  return calls.map((segments, i) => {
+    const counts = segments.map((s) => tokens(s.text));
+    const lastBreakpoint = segments.findLastIndex((s) => s.breakpoint);
+    let best = 0;
+    for (const earlier of calls.slice(0, i)) {
+      let same = 0;
+      while (same < Math.min(earlier.length, segments.length) && earlier[same]!.text === segments[same]!.text) same++;
+      earlier.forEach((segment, p) => {
+        if (segment.breakpoint && p < same && p <= lastBreakpoint)
+          best = Math.max(
+            best,
+            counts.slice(0, p + 1).reduce((a, b) => a + b, 0),
+          );
+      });
+    }
+    return best;
+  });
+}

@@ -20,7 +20,25 @@ function serverSecret(database: Database, config: Config): string | undefined {
   return readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * The AI SDK's warnings about a call (a tool schema feature a provider ignores, a setting it does
+ * not take) come back the same at every call; the default prints each one to stderr every time,
+ * which cost an agent step more CPU than its own database work. Each is printed once a process.
+ */
+function warnOnceEach(): void {
+  const printed = new Set<string>();
+  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => {
+    for (const warning of warnings) {
+      const text = `AI SDK Warning (${provider ?? 'unknown provider'} / ${model ?? 'unknown model'}): ${JSON.stringify(warning)}`;
+      if (printed.has(text)) continue;
+      printed.add(text);
+      process.emitWarning(text);
+    }
+  };
+}
+
 export function createModelRegistry(database: Database, config: Config): ModelRegistry {
+  warnOnceEach();
   const secret = serverSecret(database, config);
   return new ModelRegistry(database.db, {
     env: config.llm.env,

@@ -14,7 +14,6 @@ import {
   type DataRunServices,
   ExecutionFailure,
   listDataRuns,
-  ModelRegistry,
   type QueryResult,
   TableFileCache,
   uploadDocuments,
@@ -31,6 +30,7 @@ import {
   ThreadStore,
   TurnStore,
 } from '../src/index.ts';
+import { offlineServices } from './offline-services.ts';
 import { gatewayOf, usage } from './scripted-gateway.ts';
 
 /** The data pack in the engine, with a scripted model and executors that answer from the SQL text. */
@@ -124,12 +124,7 @@ function scripted(steps: Array<{ text?: string; calls?: Call[] }>) {
     threads: new ThreadStore(database.db),
     strategies: [reactStrategy],
     heartbeatMs: 10_000,
-    services: {
-      db: database.db,
-      documents: { db: database.db, blobs: data.blobs, scheduler: { scheduleTextExtraction: async () => {} } },
-      extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
-      data,
-    },
+    services: offlineServices(database.db, { blobs: data.blobs, data }),
   });
   return { model, engine };
 }

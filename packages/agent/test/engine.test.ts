@@ -7,7 +7,6 @@ import {
   type Database,
   DatabaseBlobStore,
   type ExtractFn,
-  ModelRegistry,
   runTextExtraction,
   uploadDocuments,
 } from '@docagent/core';
@@ -28,6 +27,7 @@ import {
   ThreadStore,
   TurnStore,
 } from '../src/index.ts';
+import { offlineServices } from './offline-services.ts';
 import { gatewayOf, usage } from './scripted-gateway.ts';
 
 let database: Database;
@@ -185,15 +185,7 @@ function engineWith(gateway: LlmGateway, turnStore = new TurnStore(database.db, 
     threads: new ThreadStore(database.db),
     strategies: [reactStrategy, roaStrategy],
     heartbeatMs: 10_000,
-    services: {
-      db: database.db,
-      documents: {
-        db: database.db,
-        blobs: new DatabaseBlobStore(database.db),
-        scheduler: { scheduleTextExtraction: async () => {} },
-      },
-      extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
-    },
+    services: offlineServices(database.db),
   });
 }
 

@@ -7,10 +7,8 @@ import {
   createProject,
   createUser,
   type Database,
-  DatabaseBlobStore,
   EventBus,
   getNote,
-  ModelRegistry,
   type ProjectServices,
   updateNote,
   type WebSearchProvider,
@@ -27,6 +25,7 @@ import {
   ThreadStore,
   TurnStore,
 } from '../src/index.ts';
+import { offlineServices } from './offline-services.ts';
 import { gatewayOf, usage } from './scripted-gateway.ts';
 
 /** The notes pack (seed 001) in the engine, with a scripted model and a real database. */
@@ -95,12 +94,7 @@ function scripted(steps: Step[], webSearch: WebSearchProvider | null = null) {
     threads: new ThreadStore(db),
     strategies: [reactStrategy],
     heartbeatMs: 10_000,
-    services: {
-      db,
-      documents: { db, blobs: new DatabaseBlobStore(db), scheduler: { scheduleTextExtraction: async () => {} } },
-      extraction: { db, llm: new ModelRegistry(db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
-      notes: { projects, webSearch },
-    },
+    services: offlineServices(db, { notes: { projects, webSearch } }),
   });
   return { model, engine };
 }

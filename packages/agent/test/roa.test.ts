@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { createOrganization, createUser, type Database, DatabaseBlobStore, ModelRegistry } from '@docagent/core';
+import { createOrganization, createUser, type Database } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import {
   ThreadStore,
   TurnStore,
 } from '../src/index.ts';
+import { offlineServices } from './offline-services.ts';
 import { gatewayOf, usage } from './scripted-gateway.ts';
 
 /**
@@ -125,15 +126,7 @@ function engineWith(gateway: LlmGateway, turns = new TurnStore(database.db, 300,
     threads: new ThreadStore(database.db),
     strategies: [reactStrategy, roaStrategy],
     heartbeatMs: 10_000,
-    services: {
-      db: database.db,
-      documents: {
-        db: database.db,
-        blobs: new DatabaseBlobStore(database.db),
-        scheduler: { scheduleTextExtraction: async () => {} },
-      },
-      extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
-    },
+    services: offlineServices(database.db),
   });
 }
 

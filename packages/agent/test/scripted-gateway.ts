@@ -9,7 +9,7 @@ export const usage = {
 
 /** The model layer of the engine's tests: a scripted model, no usage limit, a fixed cost per call. */
 export function gatewayOf(model: MockLanguageModelV4): LlmGateway {
-  return {
+  const gateway: LlmGateway = {
     resolve: async () => 'openai:scripted',
     call: async (_request, run) => {
       const outcome = await run({
@@ -20,5 +20,7 @@ export function gatewayOf(model: MockLanguageModelV4): LlmGateway {
       });
       return { value: outcome.value, costUsd: 0.001 };
     },
+    forRun: () => gateway,
   };
+  return gateway;
 }

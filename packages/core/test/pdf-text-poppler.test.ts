@@ -100,7 +100,7 @@ describe('the pdftotext engine', () => {
     const bin = fakeCommandOnPath(
       t,
       'pdftotext',
-      '#!/bin/sh\n[ "$1" = -v ] && exec /usr/bin/pdftotext -v\nfor last; do :; done\necho "$$ $6" > "$(dirname "$0")/pid"\nexec sleep 60\n',
+      '#!/bin/sh\n[ "$1" = -v ] && exec /usr/bin/pdftotext -v\nfor arg; do file=$last; last=$arg; done\necho "$$ $file" > "$(dirname "$0")/pid"\nexec sleep 60\n',
     );
     const pidFile = join(bin, 'pid');
     const invoice = samples.find((s) => s.name === 'invoice.pdf')!;

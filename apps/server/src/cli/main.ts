@@ -73,7 +73,8 @@ async function run(argv: string[]): Promise<void> {
 
   if (command === 'admin') {
     if (sub === undefined || !isAdminCommand(sub)) throw new UsageError(`Unknown admin command "${sub ?? ''}".`);
-    const database = await openDatabase(config.database, 'admin command');
+    // On the embedded database a running server lends its connection, so admins need not stop it.
+    const database = await openDatabase(config.database, 'admin command', { shareRunning: true });
     try {
       await migrateDatabase(database);
       const result = await ADMIN_COMMANDS[sub](database.db, values);

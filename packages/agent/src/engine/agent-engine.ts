@@ -1,7 +1,7 @@
 import { invalidInput, type OrgAccess } from '@docagent/core';
 import type { ThreadStore } from '../threads/thread-store.ts';
 import type { ToolServices } from '../tools/tool.ts';
-import type { EventSink, TurnResult } from './events.ts';
+import { type EventSink, outputOf, type TurnOutput, type TurnResult } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
 import type { Pack, Subject } from './pack.ts';
 import { reactStrategy } from './strategies/react.ts';
@@ -73,7 +73,7 @@ export class AgentEngine {
     return strategy;
   }
 
-  async start(input: StartTurnInput, emit: EventSink, signal?: AbortSignal): Promise<TurnResult> {
+  async start(input: StartTurnInput, output: EventSink | TurnOutput, signal?: AbortSignal): Promise<TurnResult> {
     const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
     if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_LIMIT) {
       throw invalidInput(`max_steps must be a whole number from 1 to ${MAX_STEPS_LIMIT}.`);
@@ -87,7 +87,8 @@ export class AgentEngine {
     if (input.declaredWrites && (input.autoApprove || input.autoApprovedTools?.length)) {
       throw new Error('A run with declared writes makes only those: it cannot also auto-approve.');
     }
-    const model = await this.deps.llm.resolve(input.access.orgId, input.model);
+    const llm = this.deps.llm.forRun();
+    const model = await llm.resolve(input.access.orgId, input.model);
     const mentions = await this.deps.subjects.resolveMentions(
       this.deps.services,
       input.access,
@@ -125,7 +126,8 @@ export class AgentEngine {
         throw error;
       }
     }
-    await emit({
+    const out = outputOf(output);
+    await out.emit({
       type: 'turn_started',
       turn_id: turn.id,
       thread_id: turn.threadId,
@@ -134,13 +136,13 @@ export class AgentEngine {
       strategy: strategy.name,
     });
     return this.withAbort(turn.id, signal, async (s) => {
-      const run = this.runOf(turn, input.access, emit, s, stored);
+      const run = this.runOf(turn, input.access, out, llm, s, stored);
       await strategy.begin?.(run);
       return runTurn(strategy, run);
     });
   }
 
-  async continue(input: ContinueTurnInput, emit: EventSink, signal?: AbortSignal): Promise<TurnResult> {
+  async continue(input: ContinueTurnInput, output: EventSink | TurnOutput, signal?: AbortSignal): Promise<TurnResult> {
     const turn = await this.deps.turns.claimPaused(input.turnId, input.access, input.subject);
     const pending = turn.pending;
     const known = new Set(pending?.calls.map((c) => c.id));
@@ -160,20 +162,20 @@ export class AgentEngine {
       approvals: new Map(input.approvals.map((a) => [a.callId, { approved: a.approved, arguments: a.arguments }])),
       answer: input.input,
     };
-    return this.resume(turn, input.access, decisions, emit, signal);
+    return this.resume(turn, input.access, decisions, outputOf(output), signal);
   }
 
   private async resume(
     turn: Turn,
     access: OrgAccess,
     decisions: Decisions,
-    emit: EventSink,
+    output: TurnOutput,
     signal: AbortSignal | undefined,
   ): Promise<TurnResult> {
     const strategy = this.strategy(turn.settings.strategy);
     turn.messages = await this.parts.journal.messagesOf(turn);
     const stored = { stored: turn.messages.length, valid: turn.messages.length };
-    await emit({
+    await output.emit({
       type: 'turn_started',
       turn_id: turn.id,
       thread_id: turn.threadId,
@@ -181,16 +183,26 @@ export class AgentEngine {
       max_steps: turn.settings.maxSteps,
       strategy: strategy.name,
     });
-    return this.withAbort(turn.id, signal, (s) => runTurn(strategy, this.runOf(turn, access, emit, s, stored), decisions));
+    return this.withAbort(turn.id, signal, (s) =>
+      runTurn(strategy, this.runOf(turn, access, output, this.deps.llm.forRun(), s, stored), decisions),
+    );
   }
 
-  private runOf(turn: Turn, access: OrgAccess, emit: EventSink, signal: AbortSignal, stored: StoredMessages): TurnRun {
+  private runOf(
+    turn: Turn,
+    access: OrgAccess,
+    output: TurnOutput,
+    llm: LlmGateway,
+    signal: AbortSignal,
+    stored: StoredMessages,
+  ): TurnRun {
     const { subjects } = this.deps;
     return new TurnRun({
       parts: this.parts,
       turn,
       access,
-      emit,
+      output,
+      llm,
       signal,
       tools: subjects.toolsOf(turn.subject.kind),
       toolSet: subjects.toolSetOf(turn.subject.kind),
@@ -233,10 +245,10 @@ export class AgentEngine {
 
   /**
    * Stops a turn: a running one at once when it runs in this process, at its next safe point
-   * elsewhere; a paused one now (its pending calls get the "stopped" result, through `emit`).
+   * elsewhere; a paused one now (its pending calls get the "stopped" result, through `output`).
    * A turn that already ended says how it ended.
    */
-  async stop(turnId: string, access: OrgAccess, emit: EventSink): Promise<StopOutcome> {
+  async stop(turnId: string, access: OrgAccess, output: EventSink | TurnOutput): Promise<StopOutcome> {
     const found = await this.deps.turns.requestStop(turnId, access);
     switch (found.status) {
       case 'running':
@@ -247,7 +259,7 @@ export class AgentEngine {
         // Continued or expired meanwhile: the stop request stands for a running one.
         if (!turn)
           return { status: 'stopping', detail: `Turn ${turnId} was continued meanwhile; it stops at its next safe point.` };
-        await this.resume(turn, access, { approvals: new Map() }, emit, undefined);
+        await this.resume(turn, access, { approvals: new Map() }, outputOf(output), undefined);
         return { status: 'stopped', detail: `Turn ${turnId} was waiting and is now stopped; its pending calls did not run.` };
       }
       case 'failed':

@@ -3,7 +3,7 @@ import type { Thread, ThreadStore, ThreadSummary } from '../threads/thread-store
 import type { AgentEngine } from './agent-engine.ts';
 import type { AgentEvent, TurnResult } from './events.ts';
 import type { Mention, Subject } from './pack.ts';
-import type { FrameWriter, TurnEventLog } from './turn-events.ts';
+import { FrameRecorder, type FrameSink, type TurnEventLog } from './turn-events.ts';
 import type { StopOutcome } from './turn-inputs.ts';
 
 export interface ChatDeps {
@@ -13,9 +13,6 @@ export interface ChatDeps {
   /** Where `agent.action_completed` goes when a turn ends (the webhooks deliver it). */
   bus?: EventBus;
 }
-
-/** Receives each frame with its sequence number within the turn (the SSE `id:`). */
-export type FrameSink = (seq: number, event: AgentEvent) => void | Promise<void>;
 
 export interface ChatRequest {
   messages: Array<{ role: 'user' | 'assistant'; content: string }>;
@@ -40,15 +37,10 @@ export interface ApproveRequest {
 
 /** Numbers and records each frame, then hands it to the transport. */
 function recorder(events: TurnEventLog, firstSeq: number, sink: FrameSink | undefined, completion?: CompletionWatch) {
-  let seq = firstSeq;
-  let log: FrameWriter | undefined;
-  return async (event: AgentEvent) => {
-    if (event.type === 'turn_started') log = events.writer(event.turn_id);
+  return new FrameRecorder(events, firstSeq, async (seq, event) => {
     completion?.(event);
-    seq += 1;
-    await log?.write(seq, event);
     await sink?.(seq, event);
-  };
+  });
 }
 
 type CompletionWatch = (event: AgentEvent) => void;

@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+
 /** A tool call as clients see it. */
 export interface ToolCallInfo {
   id: string;
@@ -82,3 +84,23 @@ export type RoaEvent =
   | { type: 'response_complete'; text: string };
 
 export type EventSink = (event: AgentEvent) => void | Promise<void>;
+
+/** The replay log's side of a run's output: the frames that close a step go in the step's commit. */
+export interface StepFrames {
+  /**
+   * Numbers `closing` after the frames sent so far; answers the statement that writes them with
+   * the frames not written yet, for the step's commit to run, and what delivers `closing` once
+   * that commit is done.
+   */
+  stage(closing: AgentEvent[]): Promise<{ write: SQL | undefined; deliver: () => Promise<void> }>;
+}
+
+/** Where a run sends its frames: a transport, and, when the turn's frames are kept for replay, its log. */
+export interface TurnOutput {
+  emit: EventSink;
+  frames?: StepFrames;
+}
+
+/** A bare sink (a headless run, a test) keeps no frames. */
+export const outputOf = (output: EventSink | TurnOutput): TurnOutput =>
+  typeof output === 'function' ? { emit: output } : output;

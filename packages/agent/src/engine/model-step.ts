@@ -3,6 +3,7 @@ import { isSmallModel } from './context.ts';
 import type { EventSink } from './events.ts';
 import { historyForStep } from './history.ts';
 import { runStep, type StepOutcome } from './step.ts';
+import { withUsedResultsCompacted } from './tool-result-compaction.ts';
 import type { TurnRun } from './turn-run.ts';
 
 const historyBudget = (modelId: string) => (isSmallModel(modelId) ? 12_000 : 48_000);
@@ -26,7 +27,7 @@ export async function runModelStep(
         model: context.model,
         modelId: turn.settings.model,
         system,
-        messages: turn.messages,
+        messages: withUsedResultsCompacted(turn.messages, run.tools),
         tools: run.toolSet,
         roundIndex,
         historyBudgetTokens: historyBudget(turn.settings.model),
@@ -50,7 +51,11 @@ export async function runPlainCall(run: TurnRun, instruction: string, operation:
   const { turn } = run;
   const system = `${await run.systemMessage()}\n\n${instruction}`;
   const provider = turn.settings.model.slice(0, turn.settings.model.indexOf(':'));
-  const messages: ModelMessage[] = historyForStep(turn.messages, provider, historyBudget(turn.settings.model));
+  const messages: ModelMessage[] = historyForStep(
+    withUsedResultsCompacted(turn.messages, run.tools),
+    provider,
+    historyBudget(turn.settings.model),
+  );
   const { value, costUsd } = await run.parts.llm.call(
     { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject },
     async (context) => {

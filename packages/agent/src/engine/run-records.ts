@@ -1,5 +1,5 @@
 import { type Db, forbidden, newId, notFound, type OrgAccess, tables } from '@docagent/core';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { TurnUsage } from './events.ts';
 import type { Subject } from './pack.ts';
 import type { AuditedCall, Turn } from './turn-state.ts';
@@ -61,7 +61,16 @@ export async function openRunRecord(db: Db, turn: Turn): Promise<void> {
 
 /** Appends a step's audited calls to the turn's run record and brings its status and usage up to date. */
 export async function appendRunRecord(db: Db, turn: Turn, calls: AuditedCall[]): Promise<void> {
-  await db
+  await runRecordUpdate(db, turn, calls);
+}
+
+/** The statement of appendRunRecord, for a step's commit to carry with its own. */
+export function runRecordStatement(db: Db, turn: Turn, calls: AuditedCall[]): SQL {
+  return runRecordUpdate(db, turn, calls).getSQL();
+}
+
+function runRecordUpdate(db: Db, turn: Turn, calls: AuditedCall[]) {
+  return db
     .update(agentRunRecords)
     .set({
       status: turn.status,

@@ -1,3 +1,4 @@
+import type { AgentEvent } from './events.ts';
 import type { Decisions } from './tool-batch.ts';
 import type { TurnRun } from './turn-run.ts';
 import type { PendingBatch } from './turn-state.ts';
@@ -21,8 +22,8 @@ export interface Strategy {
   step(run: TurnRun): Promise<Next>;
   /** Goes on with a paused step once the person decided its batch (or answered). */
   resume(run: TurnRun, decisions: Decisions): Promise<Next>;
-  /** The strategy's closing frames when the turn ends, before `usage` and `done`. */
-  end(run: TurnRun, how: Exclude<Next, { kind: 'again' } | { kind: 'pause' }>): Promise<void>;
-  /** The frames telling the person that the turn waits for them. */
-  paused(run: TurnRun, pending: PendingBatch): Promise<void>;
+  /** The strategy's closing frames when the turn ends, before `usage` and `done` (written with the turn's end). */
+  end(run: TurnRun, how: Exclude<Next, { kind: 'again' } | { kind: 'pause' }>): AgentEvent[];
+  /** The frames telling the person that the turn waits for them (written with the pause). */
+  paused(run: TurnRun, pending: PendingBatch): AgentEvent[];
 }

@@ -1,6 +1,6 @@
 import { type Db, tables } from '@docagent/core';
-import { and, asc, eq, gt, max } from 'drizzle-orm';
-import type { AgentEvent } from './events.ts';
+import { and, asc, eq, gt, max, type SQL } from 'drizzle-orm';
+import type { AgentEvent, EventSink, StepFrames, TurnOutput } from './events.ts';
 
 const { agentTurnEvents, agentTurns } = tables;
 
@@ -13,7 +13,7 @@ const TERMINAL = new Set(['done', 'error']);
 export const isTerminal = (event: AgentEvent) => TERMINAL.has(event.type);
 /**
  * Frames written in the background: a step's tokens, and its calls and results, which the
- * step's `round_executed` follows before anything is saved.
+ * step's commit writes with its `round_executed` when they are still waiting.
  */
 const UNWAITED_FRAMES = new Set(['assistant_text_chunk', 'thinking_chunk', 'tool_calls', 'tool_result']);
 /** How many quiet polls a follower waits for the last frames of a turn that is no longer running. */
@@ -30,9 +30,18 @@ export class TurnEventLog {
   }
 
   async append(turnId: string, frames: StoredFrame[]): Promise<void> {
-    await this.db
+    await this.insertOf(turnId, frames);
+  }
+
+  private insertOf(turnId: string, frames: StoredFrame[]) {
+    return this.db
       .insert(agentTurnEvents)
       .values(frames.map((f) => ({ turnId, seq: f.seq, frame: f.event as unknown as Record<string, unknown> })));
+  }
+
+  /** The statement that writes `frames`, for another statement to carry (a step's commit). */
+  statementOf(turnId: string, frames: StoredFrame[]): SQL {
+    return this.insertOf(turnId, frames).getSQL();
   }
 
   /** Writes the frames of one run of a turn, in order. */
@@ -77,8 +86,9 @@ export class TurnEventLog {
         quietSinceEnd = 0;
         continue;
       }
-      // A turn that paused or ended is saved before its last frames are written, so those are
-      // waited for a while; one that is gone (its document deleted) writes no more: end then.
+      // A turn that paused or ended is saved with its last frames, but one that failed before its
+      // error frame is written, so that is waited for a while; one that is gone (its document
+      // deleted) writes no more: end then.
       if (!(await this.running(turnId)) && ++quietSinceEnd > ENDED_TURN_POLLS) return;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
@@ -89,9 +99,10 @@ export class TurnEventLog {
  * Writes a turn's frames to the log. A step's tokens, calls and results are not waited for:
  * they gather for up to BATCH_MS and go in one INSERT, so a streaming step costs a few writes
  * instead of one per token (a replaying client sees them that much later). Every other frame
- * (a step's end, a pause, the turn's end) is written, with all frames before it, before it goes
- * out: a client that has seen it finds the turn whole in the log, and a continuation on any
- * process numbers its frames on from there.
+ * is written, with all frames before it, before it goes out; those that end a step, pause the
+ * turn or end it are written by the step's own commit (stage), with the state they announce: a
+ * client that has seen one finds the turn whole in the log, and a continuation on any process
+ * finds the turn paused only with its frames there, and numbers its own on from them.
  */
 export class FrameWriter {
   private readonly log: TurnEventLog;
@@ -122,6 +133,20 @@ export class FrameWriter {
     if (this.failure) throw this.failure;
   }
 
+  /**
+   * The statement that writes the frames not written yet and `closing` after them, for a step's
+   * commit to run. A background write still under way ends first, so once the step commits every
+   * frame before its closing ones is in the log.
+   */
+  async stage(closing: StoredFrame[]): Promise<SQL | undefined> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.draining;
+    if (this.failure) throw this.failure;
+    const frames = [...this.pending.splice(0), ...closing];
+    return frames.length > 0 ? this.log.statementOf(this.turnId, frames) : undefined;
+  }
+
   private flush(): Promise<void> {
     this.draining ??= this.drain();
     return this.draining;
@@ -137,4 +162,44 @@ export class FrameWriter {
       this.draining = undefined;
     }
   }
+}
+
+/** Receives each frame with its sequence number within the turn (the SSE `id:`). */
+export type FrameSink = (seq: number, event: AgentEvent) => void | Promise<void>;
+
+/**
+ * A run's output when its frames are kept for replay: numbers each frame, writes it to the turn's
+ * log (see FrameWriter) and then delivers it; the frames that close a step are written by the
+ * step's own commit (StepFrames) and delivered once it committed.
+ */
+export class FrameRecorder implements TurnOutput {
+  private readonly events: TurnEventLog;
+  private readonly deliver: FrameSink;
+  private seq: number;
+  private log: FrameWriter | undefined;
+
+  constructor(events: TurnEventLog, firstSeq: number, deliver: FrameSink) {
+    this.events = events;
+    this.seq = firstSeq;
+    this.deliver = deliver;
+  }
+
+  readonly emit: EventSink = async (event) => {
+    if (event.type === 'turn_started') this.log = this.events.writer(event.turn_id);
+    this.seq += 1;
+    await this.log?.write(this.seq, event);
+    await this.deliver(this.seq, event);
+  };
+
+  readonly frames: StepFrames = {
+    stage: async (closing) => {
+      const numbered = closing.map((event) => ({ seq: ++this.seq, event }));
+      return {
+        write: await this.log?.stage(numbered),
+        deliver: async () => {
+          for (const { seq, event } of numbered) await this.deliver(seq, event);
+        },
+      };
+    },
+  };
 }

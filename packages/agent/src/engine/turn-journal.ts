@@ -1,15 +1,18 @@
 import type { Db } from '@docagent/core';
 import type { ModelMessage } from 'ai';
+import type { SQL } from 'drizzle-orm';
 import type { ThreadStore } from '../threads/thread-store.ts';
-import { appendRunRecord, openRunRecord } from './run-records.ts';
+import { appendRunRecord, openRunRecord, runRecordStatement } from './run-records.ts';
 import type { AuditedCall, StoredMessages, Turn } from './turn-state.ts';
 import type { TurnStore } from './turn-store.ts';
 
 /**
- * Writes what a turn did, a step at a time, in one transaction: the step's messages appended to
- * the thread (or, without a thread, to the turn row), its audited calls appended to the run
- * record, and the turn's state. Nothing is rewritten whole, so a step costs the same on a long
- * thread as on a short one.
+ * Writes what a turn did, a step at a time, at once: the step's messages appended to the thread
+ * (or, without a thread, to the turn row), its frames to the replay log, its audited calls
+ * appended to the run record, and the turn's state. Without a thread that is one statement (the
+ * turn's update carries the others as its WITH clauses: one round trip, all or nothing); with one,
+ * a transaction. Nothing is rewritten whole, so a step costs the same on a long thread as on a
+ * short one.
  */
 export class TurnJournal {
   readonly db: Db;
@@ -38,30 +41,40 @@ export class TurnJournal {
 
   /**
    * Writes the turn's state and what changed since the last write: the messages after the valid
-   * stored ones (`stored` says how many are stored and valid; it is updated) and `calls`.
-   * A failed turn writes no messages (`withMessages: false`): what its finished steps said is
-   * stored already, and a message that failed is not stored twice when sent again.
+   * stored ones (`stored` says how many are stored and valid; it is updated), `calls`, and the
+   * `frames` statement. A failed turn writes no messages (`withMessages: false`): what its
+   * finished steps said is stored already, and a message that failed is not stored twice when
+   * sent again. Answers whether a stop was asked for the turn.
    */
-  async commit(turn: Turn, stored: StoredMessages, calls: AuditedCall[], withMessages = true): Promise<void> {
+  async commit(
+    turn: Turn,
+    stored: StoredMessages,
+    calls: AuditedCall[],
+    options: { withMessages?: boolean; frames?: SQL } = {},
+  ): Promise<boolean> {
     const tail = turn.messages.slice(stored.valid);
-    const writeMessages = withMessages && (tail.length > 0 || stored.valid !== stored.stored);
-    await this.db.transaction(async (tx) => {
-      if (writeMessages && turn.threadId) {
-        await this.threads.writeTurn(tx, turn.threadId, stored, tail, {
-          workingState: turn.workingState,
-          model: turn.settings.model,
-          strategy: turn.settings.strategy,
-        });
-      } else if (writeMessages) {
-        await this.turns.writeMessages(tx, turn.id, stored, tail);
-      }
-      await appendRunRecord(tx, turn, calls);
-      await this.turns.save(turn, tx);
-    });
+    const writeMessages = (options.withMessages ?? true) && (tail.length > 0 || stored.valid !== stored.stored);
+    const save = (db: Db) =>
+      this.turns.save(turn, db, {
+        ...(writeMessages && !turn.threadId ? { messages: { stored, tail } } : {}),
+        carrying: [...(options.frames ? [options.frames] : []), runRecordStatement(db, turn, calls)],
+      });
+    const stopRequested =
+      writeMessages && turn.threadId
+        ? await this.db.transaction(async (tx) => {
+            await this.threads.writeTurn(tx, turn.threadId as string, stored, tail, {
+              workingState: turn.workingState,
+              model: turn.settings.model,
+              strategy: turn.settings.strategy,
+            });
+            return save(tx);
+          })
+        : await save(this.db);
     if (writeMessages) {
       stored.stored = turn.messages.length;
       stored.valid = turn.messages.length;
     }
+    return stopRequested;
   }
 
   /** Brings the run record of a turn ended from outside (reaped, expired) up to date. */

@@ -2,14 +2,15 @@ import { addUsage, type OrgAccess, type TokenUsage, tokenUsage } from '@docagent
 import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
 import type { ToolContext, ToolRegistry, ToolServices } from '../tools/tool.ts';
 import { buildSystemMessage } from './context.ts';
-import type { EventSink, TurnResult, TurnUsage } from './events.ts';
+import type { AgentEvent, EventSink, StepFrames, TurnOutput, TurnResult, TurnUsage } from './events.ts';
 import type { LlmGateway } from './llm-gateway.ts';
 import type { Pack } from './pack.ts';
+import { SectionCache } from './section-cache.ts';
 import type { TurnJournal } from './turn-journal.ts';
 import { type AuditedCall, resultOf, type StoredMessages, type Turn } from './turn-state.ts';
 import type { TurnStore } from './turn-store.ts';
 
-/** What every strategy and the shared parts of the loop work with; one per engine. */
+/** What every strategy and the shared parts of the loop work with: the engine's, with the run's model layer. */
 export interface LoopParts {
   llm: LlmGateway;
   services: ToolServices;
@@ -23,41 +24,56 @@ export class TurnRun {
   readonly turn: Turn;
   readonly access: OrgAccess;
   readonly emit: EventSink;
+  /** Where the frames that close a step are written with it, when the turn's frames are kept. */
+  private readonly frames: StepFrames | undefined;
   readonly signal: AbortSignal;
   readonly tools: ToolRegistry;
   /** The tools as the model sees them. */
   readonly toolSet: ToolSet;
   readonly packs: Pack[];
+  private readonly sections: SectionCache;
   /** How much of `turn.messages` is stored. */
   readonly stored: StoredMessages;
   /** Calls audited since the last commit. */
   private audit: AuditedCall[] = [];
+  /** The stop flag as the last commit found it, until a stop check uses it. */
+  private stopAtCommit: boolean | undefined;
 
   constructor(init: {
     parts: LoopParts;
     turn: Turn;
     access: OrgAccess;
-    emit: EventSink;
+    output: TurnOutput;
+    llm: LlmGateway;
     signal: AbortSignal;
     tools: ToolRegistry;
     toolSet: ToolSet;
     packs: Pack[];
     stored: StoredMessages;
   }) {
-    this.parts = init.parts;
+    // The run's own model layer: the organization's model choices are read once (LlmGateway.forRun).
+    this.parts = { ...init.parts, llm: init.llm };
     this.turn = init.turn;
     this.access = init.access;
-    this.emit = init.emit;
+    this.emit = init.output.emit;
+    this.frames = init.output.frames;
     this.signal = init.signal;
     this.tools = init.tools;
     this.toolSet = init.toolSet;
     this.packs = init.packs;
+    this.sections = new SectionCache(init.packs);
     this.stored = init.stored;
   }
 
-  /** A stop asked here or in another process (through the database). */
+  /**
+   * A stop asked here or in another process (through the database). Right after a commit the
+   * flag it read back answers, so a step does not read it again before it starts.
+   */
   async stopWanted(): Promise<boolean> {
-    return this.signal.aborted || (await this.parts.turns.stopRequested(this.turn.id));
+    if (this.signal.aborted) return true;
+    const known = this.stopAtCommit;
+    this.stopAtCommit = undefined;
+    return known ?? (await this.parts.turns.stopRequested(this.turn.id));
   }
 
   toolContext(): ToolContext {
@@ -80,7 +96,7 @@ export class TurnRun {
       services: this.parts.services,
       access: this.access,
       subject: turn.subject,
-      packs: this.packs,
+      packs: this.sections.packs,
       modelId: turn.settings.model,
       workingState: turn.workingState,
       mentions: turn.settings.mentions,
@@ -90,13 +106,36 @@ export class TurnRun {
 
   audited(call: AuditedCall): void {
     this.audit.push(call);
+    const ran = call.decision === 'allowed' || call.decision === 'approved';
+    if (ran && this.tools.get(call.name)?.access === 'read_write') this.sections.changed();
   }
 
-  /** Writes the turn's state and what it did since the last commit (see TurnJournal.commit). */
-  async commit(withMessages = true): Promise<void> {
+  /**
+   * Writes the turn's state and what it did since the last commit (see TurnJournal.commit) with
+   * `closing`, the frames that end the step, pause or end the turn: when the turn's frames are
+   * kept, by the same write, and sent only once it is done (after `committed` ran). A failed turn
+   * (`failed`) writes its state alone, so that a broken frame log cannot keep it from being saved
+   * as failed; its error frame follows.
+   */
+  async commit(closing: AgentEvent[] = [], options: { failed?: boolean; committed?: () => void } = {}): Promise<void> {
     const calls = this.audit;
     this.audit = [];
-    await this.parts.journal.commit(this.turn, this.stored, calls, withMessages);
+    const { frames } = this;
+    const staged =
+      frames && !options.failed
+        ? await frames.stage(closing)
+        : {
+            write: undefined,
+            deliver: async () => {
+              for (const event of closing) await this.emit(event);
+            },
+          };
+    this.stopAtCommit = await this.parts.journal.commit(this.turn, this.stored, calls, {
+      withMessages: !options.failed,
+      frames: staged.write,
+    });
+    options.committed?.();
+    await staged.deliver();
   }
 
   /** Counts a model call (the turn's own or a tool's) in the turn's usage. */

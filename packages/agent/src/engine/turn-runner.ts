@@ -1,5 +1,5 @@
 import { isDomainError } from '@docagent/core';
-import type { TurnResult } from './events.ts';
+import type { AgentEvent, TurnResult } from './events.ts';
 import type { Next, Strategy } from './strategy.ts';
 import type { Decisions } from './tool-batch.ts';
 import type { TurnRun } from './turn-run.ts';
@@ -32,7 +32,7 @@ async function stepsOfTurn(strategy: Strategy, run: TurnRun, decisions: Decision
     if (isDomainError(error) && error.kind === 'usage_limit') return endWithNotice(strategy, run, error.message);
     turn.status = 'failed';
     turn.progress.error = isDomainError(error) ? error.message : `The agent failed: ${(error as Error).message}`;
-    await run.commit(false).catch(() => {});
+    await run.commit([], { failed: true }).catch(() => {});
     announce(run);
     await run.emit({ type: 'error', error: turn.progress.error });
     throw error;
@@ -43,20 +43,14 @@ async function pause(strategy: Strategy, run: TurnRun, pending: NonNullable<Turn
   const { turn } = run;
   turn.status = 'paused';
   turn.pending = pending;
-  await run.commit();
-  announce(run);
-  await strategy.paused(run, pending);
-  return close(run);
+  return close(run, strategy.paused(run, pending));
 }
 
 async function end(strategy: Strategy, run: TurnRun, how: Extract<Next, { kind: 'final' | 'stopped' }>) {
   const { turn } = run;
   turn.status = how.kind === 'stopped' && how.reason === 'user' ? 'stopped' : 'finished';
   turn.pending = null;
-  await run.commit();
-  announce(run);
-  await strategy.end(run, how);
-  return close(run, how.kind === 'stopped' ? { stopped: how.reason } : {});
+  return close(run, strategy.end(run, how), how.kind === 'stopped' ? { stopped: how.reason } : {});
 }
 
 /** Ends the turn with a message of ours (the model could not be asked), kept in the history. */
@@ -68,10 +62,15 @@ async function endWithNotice(strategy: Strategy, run: TurnRun, message: string):
   return end(strategy, run, { kind: 'final' });
 }
 
-async function close(run: TurnRun, extra: Partial<TurnResult> = {}): Promise<TurnResult> {
+/**
+ * Saves the paused or ended turn with its last frames (the strategy's, `usage`, `done`), which go
+ * out once they are stored.
+ */
+async function close(run: TurnRun, frames: AgentEvent[], extra: Partial<TurnResult> = {}): Promise<TurnResult> {
   const result = { ...run.result(), ...extra };
-  await run.emit({ type: 'usage', ...result.usage });
-  await run.emit({ type: 'done', result });
+  await run.commit([...frames, { type: 'usage', ...result.usage }, { type: 'done', result }], {
+    committed: () => announce(run),
+  });
   return result;
 }
 

@@ -38,13 +38,12 @@ const toTurn = (row: Row): Turn => {
   };
 };
 
-/** What a save writes: the turn's state, never its messages (see writeMessages). */
+/** What a save writes: the turn's state; not its settings, written once (they never change). */
 const columnsOf = (turn: Turn) => ({
   status: turn.status,
   stateVersion: TURN_STATE_VERSION,
   pending: turn.pending,
   workingState: turn.workingState as Record<string, unknown>,
-  settings: turn.settings as unknown as Record<string, unknown>,
   progress: turn.progress as unknown as Record<string, unknown>,
   expiresAt: turn.expiresAt,
   updatedAt: new Date(),
@@ -96,6 +95,7 @@ export class TurnStore {
         threadId: turn.threadId,
         // A turn on a thread keeps its messages there.
         messages: (turn.threadId ? [] : turn.messages) as unknown[],
+        settings: turn.settings as unknown as Record<string, unknown>,
         ...columnsOf(turn),
         heartbeatAt: new Date(),
       })
@@ -123,17 +123,29 @@ export class TurnStore {
     return conflict(`Thread ${threadId} has turn ${active.id}, which ${what}; then send the message again.`);
   }
 
-  async save(turn: Turn, db: Db = this.db): Promise<void> {
+  /**
+   * Saves the turn's state and, without a thread, its messages (the valid stored ones stay, `tail`
+   * follows them), with `carrying`, the step's other writes, as WITH clauses of this one statement:
+   * all or nothing. Answers the turn's stop flag, so the next step need not read it.
+   */
+  async save(
+    turn: Turn,
+    db: Db = this.db,
+    also: { messages?: { stored: StoredMessages; tail: ModelMessage[] }; carrying?: SQL[] } = {},
+  ): Promise<boolean> {
     turn.expiresAt = this.expiry(turn);
-    await db.update(agentTurns).set(columnsOf(turn)).where(eq(agentTurns.id, turn.id));
-  }
-
-  /** The messages of a turn without a thread: the valid stored ones stay, `tail` follows them. */
-  async writeMessages(db: Db, turnId: string, stored: StoredMessages, tail: ModelMessage[]): Promise<void> {
-    await db
+    const { messages, carrying = [] } = also;
+    const writes = carrying.map((statement, i) => db.$with(`step_write_${i}`, {}).as(statement));
+    const [row] = await db
+      .with(...writes)
       .update(agentTurns)
-      .set({ messages: appendedJson(agentTurns.messages, stored, tail) })
-      .where(eq(agentTurns.id, turnId));
+      .set({
+        ...columnsOf(turn),
+        ...(messages ? { messages: appendedJson(agentTurns.messages, messages.stored, messages.tail) } : {}),
+      })
+      .where(eq(agentTurns.id, turn.id))
+      .returning({ stop: agentTurns.stopRequested });
+    return row?.stop ?? false;
   }
 
   /** The stored messages of a turn without a thread. */

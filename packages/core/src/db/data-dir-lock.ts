@@ -8,6 +8,8 @@ import { DomainError } from '../errors.ts';
  * that opens the embedded database holds this lock file for as long as it has it open.
  */
 export interface DataDirLock {
+  /** Writes where the open database serves the PostgreSQL protocol, for other processes to use it. */
+  announceSocket(folder: string): void;
   release(): void;
 }
 
@@ -16,6 +18,8 @@ interface LockOwner {
   host: string;
   holder: string;
   since: string;
+  /** The folder of the Unix socket where the holder serves the database. */
+  socket?: string;
 }
 
 const LOCK_FILE = 'docagent.lock';
@@ -37,6 +41,13 @@ function readOwner(path: string): LockOwner | undefined {
   }
 }
 
+/** The socket folder of the live process that holds `dataDir`, when it serves the database there. */
+export function runningDatabaseSocket(dataDir: string): string | undefined {
+  const owner = readOwner(join(dataDir, LOCK_FILE));
+  if (!owner?.socket || owner.host !== hostname() || !isAlive(owner.pid)) return undefined;
+  return owner.socket;
+}
+
 export function acquireDataDirLock(dataDir: string, holder: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, LOCK_FILE);
@@ -48,6 +59,9 @@ export function acquireDataDirLock(dataDir: string, holder: string): DataDirLock
       writeFileSync(fd, JSON.stringify(owner));
       closeSync(fd);
       return {
+        announceSocket(folder) {
+          writeFileSync(path, JSON.stringify({ ...owner, socket: folder }));
+        },
         release() {
           if (readOwner(path)?.pid === process.pid) unlinkSync(path);
         },

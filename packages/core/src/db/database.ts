@@ -1,30 +1,36 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type SQL, sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { DomainError } from '../errors.ts';
-import { acquireDataDirLock } from './data-dir-lock.ts';
+import { acquireDataDirLock, type DataDirLock, runningDatabaseSocket } from './data-dir-lock.ts';
+import { EMBEDDED_PORT, startEmbeddedPostgres } from './embedded/embedded-postgres.ts';
 import * as schema from './schema.ts';
-
-/** The extensions the migrations create; PGlite loads an extension's files only when asked to. */
-const PGLITE_EXTENSIONS = { pg_trgm };
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string } | { kind: 'pglite-memory' };
 
+/** How another client (the job queue) reaches the same database. */
+export type ConnectionSettings = { connectionString: string } | { host: string; port: number; user: string; database: string };
+
 /**
- * An open database: the Drizzle handle plus the raw client that migrations and the job
- * queue need. `close` releases everything, the data-dir lock included.
+ * An open database: the Drizzle handle, its pool and how to connect to it again. The embedded
+ * database (PGlite) runs in a thread of its own and is reached over a Unix socket, so both
+ * kinds are PostgreSQL to node-postgres. `close` releases everything, the data-dir lock included.
  */
-export type Database =
-  | { kind: 'postgres'; db: Db; pool: pg.Pool; url: string; describe: string; close(): Promise<void> }
-  | { kind: 'pglite'; db: Db; pglite: PGlite; dataDir: string | undefined; describe: string; close(): Promise<void> };
+export interface Database {
+  kind: 'postgres' | 'pglite';
+  db: Db;
+  pool: pg.Pool;
+  connection: ConnectionSettings;
+  /** The embedded database's folder (its files, lock and secrets); none in memory or on PostgreSQL. */
+  dataDir: string | undefined;
+  describe: string;
+  close(): Promise<void>;
+}
 
 /** The URL with its password replaced, safe to print. */
 export function redactDatabaseUrl(url: string): string {
@@ -42,72 +48,144 @@ export function databaseTargetFromEnv(env: { DATABASE_URL?: string | undefined; 
   return { kind: 'pglite', dataDir: resolve(env.DATA_DIR ?? './data') };
 }
 
+export interface OpenOptions {
+  /** Called with every statement the Drizzle handle sends (not the job queue's): tests count a step's statements with it. */
+  logQuery?: (query: string, params: unknown[]) => void;
+  /**
+   * When another docagent process has the embedded database open, use it through that
+   * process (the admin command does) instead of refusing.
+   */
+  shareRunning?: boolean;
+}
+
 /**
  * Opens the database. `holder` names the process kind ("server", "admin command") in the
  * message another process gets when it finds the embedded database taken.
  */
-export async function openDatabase(target: DatabaseTarget, holder = 'process'): Promise<Database> {
-  if (target.kind === 'postgres') return openPostgres(target.url);
-
+export async function openDatabase(target: DatabaseTarget, holder = 'process', options: OpenOptions = {}): Promise<Database> {
+  if (target.kind === 'postgres') {
+    const describe = `PostgreSQL at ${redactDatabaseUrl(target.url)}`;
+    return connect({ connectionString: target.url }, 'postgres', describe, undefined, options, async () => {});
+  }
   if (target.kind === 'pglite-memory') {
-    const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-    return {
-      kind: 'pglite',
-      pglite,
-      db: drizzlePglite(pglite, { schema }) as unknown as Db,
-      dataDir: undefined,
-      describe: 'embedded PostgreSQL (in memory)',
-      close: () => pglite.close(),
-    };
+    const embedded = await startEmbeddedPostgres({});
+    return connect(
+      socketSettings(embedded.socketFolder),
+      'pglite',
+      'embedded PostgreSQL (in memory)',
+      undefined,
+      options,
+      embedded.close,
+    );
   }
 
-  const lock = acquireDataDirLock(target.dataDir, holder);
+  const describe = `embedded PostgreSQL in ${target.dataDir}`;
+  let lock: DataDirLock;
+  try {
+    lock = acquireDataDirLock(target.dataDir, holder);
+  } catch (error) {
+    const running = options.shareRunning ? runningDatabaseSocket(target.dataDir) : undefined;
+    if (!running) throw error;
+    return connect(
+      socketSettings(running),
+      'pglite',
+      `${describe}, through the docagent process that has it open`,
+      target.dataDir,
+      options,
+      async () => {},
+    );
+  }
   try {
     const dir = resolve(target.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
-    return {
-      kind: 'pglite',
-      pglite,
-      db: drizzlePglite(pglite, { schema }) as unknown as Db,
-      dataDir: target.dataDir,
-      describe: `embedded PostgreSQL in ${target.dataDir}`,
-      close: async () => {
+    const embedded = await startEmbeddedPostgres({ dataDir: dir, socketFolder: target.dataDir });
+    lock.announceSocket(embedded.socketFolder);
+    let statistics: { stop(): void } | undefined;
+    const database = await connect(
+      socketSettings(embedded.socketFolder),
+      'pglite',
+      describe,
+      target.dataDir,
+      options,
+      async () => {
+        statistics?.stop();
         try {
-          await pglite.close();
+          await embedded.close();
         } finally {
           lock.release();
         }
       },
-    };
+    );
+    statistics = keepStatistics(database.pool);
+    return database;
   } catch (error) {
     lock.release();
     throw error;
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const describe = `PostgreSQL at ${redactDatabaseUrl(url)}`;
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: 10 });
+const ANALYZE_FIRST_MS = 60_000;
+const ANALYZE_EVERY_MS = 15 * 60_000;
+
+/**
+ * PGlite runs no autovacuum, so without this the planner never has statistics: an export of
+ * 50,000 results then read every result of the prompt for each page (15 times slower than
+ * with statistics). A minute after start, then every quarter of an hour, the database is analyzed.
+ */
+function keepStatistics(pool: pg.Pool): { stop(): void } {
+  const analyze = () => void pool.query('analyze').catch(() => {});
+  const first = setTimeout(analyze, ANALYZE_FIRST_MS).unref();
+  const every = setInterval(analyze, ANALYZE_EVERY_MS).unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(every);
+    },
+  };
+}
+
+function socketSettings(folder: string): ConnectionSettings {
+  return { host: folder, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres' };
+}
+
+async function connect(
+  connection: ConnectionSettings,
+  kind: Database['kind'],
+  describe: string,
+  dataDir: string | undefined,
+  options: OpenOptions,
+  closeServer: () => Promise<void>,
+): Promise<Database> {
+  const pool = new pg.Pool({ ...connection, connectionTimeoutMillis: 5000, max: 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   try {
     await pool.query('select 1');
   } catch (error) {
     await pool.end().catch(() => {});
+    await closeServer();
     throw new DomainError(
       'unavailable',
-      `Cannot reach ${describe}: ${(error as Error).message}. Check that the server is running and DATABASE_URL is right.`,
+      `Cannot reach ${describe}: ${(error as Error).message}. ` +
+        (kind === 'postgres' ? 'Check that the server is running and DATABASE_URL is right.' : 'Restart docagent.'),
       { cause: error },
     );
   }
+  const logger = options.logQuery ? { logQuery: options.logQuery } : false;
   return {
-    kind: 'postgres',
+    kind,
     pool,
-    url,
-    db: drizzleNodePg(pool, { schema }) as unknown as Db,
+    connection,
+    dataDir,
     describe,
-    close: () => pool.end(),
+    db: drizzle(pool, { schema, logger }) as unknown as Db,
+    close: async () => {
+      try {
+        await pool.end();
+      } finally {
+        await closeServer();
+      }
+    },
   };
 }
 

@@ -1,8 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './database.ts';
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -12,8 +10,8 @@ const MIGRATION_LOCK_KEY = 7_204_118_003;
 
 /**
  * Applies the committed migrations that this database has not seen yet (Drizzle records
- * them in drizzle.__drizzle_migrations). On PostgreSQL a session-level advisory lock makes
- * servers that start together take turns; the embedded database is single-process already.
+ * them in drizzle.__drizzle_migrations). A session-level advisory lock makes servers that
+ * start together take turns.
  * `afterMigrate` runs while the lock is still held, for one-time set-up that must not race.
  */
 export async function migrateDatabase(
@@ -22,11 +20,6 @@ export async function migrateDatabase(
   /** Another folder of migrations: a test brings a database to an older version with it. */
   folder = migrationsFolder,
 ): Promise<void> {
-  if (database.kind === 'pglite') {
-    await migratePglite(drizzlePglite(database.pglite), { migrationsFolder: folder });
-    await afterMigrate?.();
-    return;
-  }
   const client = await database.pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

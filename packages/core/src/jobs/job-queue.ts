@@ -1,4 +1,4 @@
-import { fromPglite, PgBoss } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { AutoCreateScheduler } from '../auto-create/auto-create-start.ts';
 import { wantsAutoCreate } from '../auto-create/auto-create-state.ts';
 import type { TableIngestScheduler, TableIngestServices } from '../data/datasets/dataset-services.ts';
@@ -94,7 +94,7 @@ async function sendWebhookAttempts(boss: PgBoss, attempts: WebhookAttempt[], sta
 }
 
 /**
- * The durable job queue (pg-boss) on the application database: embedded PGlite or the
+ * The durable job queue (pg-boss) on the application database, the embedded one or a
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
 export class JobQueue
@@ -126,12 +126,10 @@ export class JobQueue
     options: JobQueueOptions,
   ): Promise<JobQueue> {
     const heartbeatSeconds = options.heartbeatSeconds ?? 30;
-    // The supervisor is what notices a silent worker, so it looks as often as heartbeats are due.
-    const supervision = { superviseIntervalSeconds: heartbeatSeconds };
-    const boss =
-      database.kind === 'pglite'
-        ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', ...supervision })
-        : new PgBoss({ connectionString: database.url, max: 4, ...supervision });
+    // A silent worker's job is failed by pg-boss's monitor pass (on a supervisor's tick), which
+    // otherwise runs once a minute: both look as often as heartbeats are due.
+    const supervision = { superviseIntervalSeconds: heartbeatSeconds, monitorIntervalSeconds: heartbeatSeconds };
+    const boss = new PgBoss({ ...database.connection, max: 4, ...supervision });
     // pg-boss reports background faults (a lost connection, say) as events; without a
     // listener Node would treat them as fatal.
     boss.on('error', (error: Error) => process.emitWarning(`job queue: ${failureMessage(error)}`));
@@ -272,8 +270,8 @@ export class JobQueue
     await sendWebhookAttempts(this.boss, attempts, startAfter);
   }
 
-  /** Stops fetching, lets running jobs finish, and leaves the database open for its owner to close. */
+  /** Stops fetching, lets running jobs finish, and closes the queue's own connections (the database stays open for its owner). */
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, close: false, timeout: 20_000 });
+    await this.boss.stop({ graceful: true, close: true, timeout: 20_000 });
   }
 }

@@ -2,7 +2,7 @@ import { APICallError, type LanguageModel, type LanguageModelUsage, RetryError }
 import { isDomainError, upstreamFailed } from '../errors.ts';
 import { inLlmSpan, setLlmUsage } from './llm-span.ts';
 import type { ModelRef } from './model-ids.ts';
-import type { ModelRegistry } from './model-registry.ts';
+import type { ModelRegistry, OrgModels } from './model-registry.ts';
 import { assertWithinUsageLimit, recordUsage, type TokenUsage, tokenUsage } from './usage.ts';
 
 export interface LlmCallRequest {
@@ -14,6 +14,11 @@ export interface LlmCallRequest {
   documentId?: string;
   /** What an agent turn is about; the ledger names a document subject as the call's document. */
   subject?: { kind: string; id: string };
+  /**
+   * The organization's model choices and limit when the caller read them already (an agent turn
+   * reads them once per run); the month's spend is read at every call all the same.
+   */
+  models?: OrgModels;
 }
 
 /** What a call gets to talk to the model with; pass maxRetries and timeout on to the AI SDK. */
@@ -47,7 +52,7 @@ export async function callLlm<T>(
   request: LlmCallRequest,
   run: (context: LlmCallContext) => Promise<LlmCallOutcome<T>>,
 ): Promise<LlmCallResult<T>> {
-  const models = await registry.snapshot(request.orgId);
+  const models = request.models ?? (await registry.snapshot(request.orgId));
   await assertWithinUsageLimit(registry.db, request.orgId, models.settings);
   const { ref, model } = registry.resolveIn(models, request.model);
   const record = (usage: TokenUsage) =>

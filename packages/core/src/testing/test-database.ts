@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, type DatabaseTarget, openDatabase } from '../db/database.ts';
+import { type Database, type DatabaseTarget, type OpenOptions, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 
 /**
@@ -55,9 +55,9 @@ export async function createTestDatabaseTarget(options: { dataDir?: string } = {
 }
 
 /** An open, migrated database for one test file; `close` also drops it. */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(options: OpenOptions = {}): Promise<Database> {
   const { target, drop } = await createTestDatabaseTarget();
-  const database = await openDatabase(target, 'test');
+  const database = await openDatabase(target, 'test', options);
   await migrateDatabase(database);
   const close = database.close;
   return {

@@ -10,7 +10,7 @@ import { type PageText, TextExtractionError } from './types.ts';
 
 /**
  * A PDF's text layer read by poppler: `pdfinfo` counts the pages (and gives each page's
- * rotation), then `pdftotext -bbox -raw -cropbox` prints every word with its box.
+ * rotation) while `pdftotext -bbox -raw -cropbox` prints every word with its box.
  * `-raw` keeps the content stream's order, the order pdf.js gives, so that one line
  * grouping serves both engines; `-cropbox` measures pages by the crop box, as pdf.js's
  * viewport does, so boxes share its origin (top-left of the visible page, y downwards).
@@ -101,23 +101,47 @@ export async function readPdfTextWithPoppler(
   try {
     const file = join(dir, 'document.pdf');
     await writeFile(file, bytes, { mode: 0o600 });
-    const { pageCount, rotation } = await pageInfo(file, options.maxPages, options.signal);
+    // pdfinfo and pdftotext run side by side (a document's fixed cost is two process starts);
+    // pdftotext stops at the page limit and is stopped when pdfinfo finds the PDF over it.
+    const stopText = new AbortController();
+    const textSignal = AbortSignal.any([options.signal, stopText.signal]);
+    // Pages are turned into text as they arrive once pdfinfo has given their rotations.
+    const waiting: BboxPage[] = [];
+    const pages: PopplerPage[] = [];
+    let rotation: Map<number, number> | undefined;
+    const place = (raw: BboxPage, turns: Map<number, number>) =>
+      pages.push(pageText(pages.length + 1, raw, turns.get(pages.length + 1) ?? 0));
+    const reader = new PdftotextBboxReader((raw) => (rotation ? place(raw, rotation) : waiting.push(raw)));
+    const decoder = new TextDecoder('utf-8');
+    const text = runPopplerCommand(
+      'pdftotext',
+      ['-bbox', '-raw', '-cropbox', '-l', String(options.maxPages), '-enc', 'UTF-8', file, '-'],
+      {
+        signal: textSignal,
+        maxOutputBytes: MAX_TEXT_OUTPUT_BYTES,
+        onOutput: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
+      },
+    );
+    // Awaited below unless pdfinfo's answer ends the read first.
+    text.catch(() => {});
+    let info: Awaited<ReturnType<typeof pageInfo>>;
+    try {
+      info = await pageInfo(file, options.maxPages, options.signal);
+    } catch (error) {
+      stopText.abort();
+      throw error;
+    }
+    const { pageCount } = info;
     if (pageCount > options.maxPages) {
+      stopText.abort();
       throw new TextExtractionError(
         'too_many_pages',
         `The PDF has ${pageCount} pages; the limit is ${options.maxPages}. Split it into smaller files and upload those.`,
       );
     }
-    const pages: PopplerPage[] = [];
-    const reader = new PdftotextBboxReader((raw) =>
-      pages.push(pageText(pages.length + 1, raw, rotation.get(pages.length + 1) ?? 0)),
-    );
-    const decoder = new TextDecoder('utf-8');
-    const { code, stderr } = await runPopplerCommand('pdftotext', ['-bbox', '-raw', '-cropbox', '-enc', 'UTF-8', file, '-'], {
-      signal: options.signal,
-      maxOutputBytes: MAX_TEXT_OUTPUT_BYTES,
-      onOutput: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
-    });
+    rotation = info.rotation;
+    for (const raw of waiting.splice(0)) place(raw, info.rotation);
+    const { code, stderr } = await text;
     if (code !== 0) throw unreadable(stderr, code, file);
     reader.push(decoder.decode());
     reader.end();

@@ -27,7 +27,11 @@ const MAX_TOKEN_CHARACTERS = 1_000_000;
 
 const ENTITIES: Record<string, string> = { amp: '&', apos: "'", quot: '"', lt: '<', gt: '>' };
 
-const decodeEntities = (text: string) => text.replace(/&(amp|apos|quot|lt|gt);/g, (_, name: string) => ENTITIES[name]!);
+const decodeEntities = (text: string) =>
+  text.includes('&') ? text.replace(/&(amp|apos|quot|lt|gt);/g, (_, name: string) => ENTITIES[name]!) : text;
+
+/** How poppler prints a word's tag; matched whole, it spares a map of attributes per word. */
+const WORD_TAG = /^word xMin="([^"]*)" yMin="([^"]*)" xMax="([^"]*)" yMax="([^"]*)"$/;
 
 function attributes(tag: string): Map<string, string> {
   return new Map(Array.from(tag.matchAll(/(\w+)="([^"]*)"/g), ([, name, value]) => [name!, value!]));
@@ -88,6 +92,14 @@ export class PdftotextBboxReader {
       this.onPage(this.page);
       this.page = undefined;
     } else if (tag.startsWith('word ') && this.page) {
+      const usual = WORD_TAG.exec(tag);
+      const box4 = usual ? usual.slice(1).map(Number) : undefined;
+      if (box4?.every(Number.isFinite)) {
+        const [xMin, yMin, xMax, yMax] = box4 as [number, number, number, number];
+        this.word = { xMin, yMin, xMax, yMax };
+        this.wordText = '';
+        return;
+      }
       const attrs = attributes(tag);
       const box = (name: string) => numberAttribute(attrs, name, 'word');
       this.word = { xMin: box('xMin'), yMin: box('yMin'), xMax: box('xMax'), yMax: box('yMax') };

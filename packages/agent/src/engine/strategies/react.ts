@@ -1,5 +1,5 @@
 import type { ToolOutcome } from '../../tools/tool.ts';
-import type { CallDecision, ToolCallInfo } from '../events.ts';
+import type { AgentEvent, CallDecision, ToolCallInfo } from '../events.ts';
 import { runModelStep } from '../model-step.ts';
 import type { Next, Strategy } from '../strategy.ts';
 import { type BatchReporter, callsOf, type Decisions, pendingFor, planBatch, runBatch } from '../tool-batch.ts';
@@ -10,8 +10,8 @@ const preview = (value: unknown) => {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 };
 
-/** DocRouter's frames for a batch: tool_calls, a tool_result per call, round_executed. */
-function reactReporter(run: TurnRun, roundIndex: number): BatchReporter & { done(): Promise<void> } {
+/** DocRouter's frames for a batch: tool_calls, a tool_result per call, and round_executed, which the step's commit sends. */
+function reactReporter(run: TurnRun, roundIndex: number): BatchReporter & { done(): AgentEvent } {
   let executed: ToolCallInfo[] = [];
   return {
     async starting(calls) {
@@ -30,14 +30,12 @@ function reactReporter(run: TurnRun, roundIndex: number): BatchReporter & { done
         preview: preview(outcome.success ? outcome.result : outcome.error),
       });
     },
-    async done() {
-      await run.emit({
-        type: 'round_executed',
-        round_index: roundIndex,
-        thinking: run.turn.progress.thinking,
-        tool_calls: executed,
-      });
-    },
+    done: () => ({
+      type: 'round_executed',
+      round_index: roundIndex,
+      thinking: run.turn.progress.thinking,
+      tool_calls: executed,
+    }),
   };
 }
 
@@ -50,8 +48,7 @@ async function executeStep(
 ): Promise<Next> {
   const report = reactReporter(run, roundIndex);
   const stopped = await runBatch(run, roundIndex, plan, decisions, report);
-  await report.done();
-  await run.commit();
+  await run.commit([report.done()]);
   return stopped ? { kind: 'stopped', reason: 'user' } : { kind: 'again' };
 }
 
@@ -85,22 +82,21 @@ export const reactStrategy: Strategy = {
     return executeStep(run, pending.roundIndex, plan, decisions);
   },
 
-  async paused(run, pending) {
-    if (pending.kind === 'input') {
-      await run.emit({ type: 'input_request', turn_id: run.turn.id, call_id: pending.callId, question: pending.question });
-    } else {
-      await run.emit({ type: 'pending_tool_calls', turn_id: run.turn.id, tool_calls: pending.calls });
-    }
+  paused(run, pending) {
+    return [
+      pending.kind === 'input'
+        ? { type: 'input_request', turn_id: run.turn.id, call_id: pending.callId, question: pending.question }
+        : { type: 'pending_tool_calls', turn_id: run.turn.id, tool_calls: pending.calls },
+    ];
   },
 
-  async end(run, how) {
+  end(run, how) {
     const { progress } = run.turn;
-    if (how.kind === 'stopped') {
-      await run.emit({ type: 'stopped', reason: how.reason });
-      return;
-    }
+    if (how.kind === 'stopped') return [{ type: 'stopped', reason: how.reason }];
     const roundIndex = Math.max(0, progress.steps - 1);
-    await run.emit({ type: 'thinking_done', thinking: progress.thinking, round_index: roundIndex });
-    await run.emit({ type: 'assistant_text_done', full_text: progress.text, round_index: roundIndex });
+    return [
+      { type: 'thinking_done', thinking: progress.thinking, round_index: roundIndex },
+      { type: 'assistant_text_done', full_text: progress.text, round_index: roundIndex },
+    ];
   },
 };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ObserveControl, ReasonControl, splitControl } from '../control-block.ts';
-import type { EventSink } from '../events.ts';
+import type { AgentEvent, EventSink } from '../events.ts';
 import { runModelStep, runPlainCall } from '../model-step.ts';
 import type { Next, Strategy } from '../strategy.ts';
 import { type BatchReporter, callsOf, type Decisions, type PlannedCall, pendingFor, planBatch, runBatch } from '../tool-batch.ts';
@@ -125,13 +125,16 @@ async function observe(run: TurnRun): Promise<Next> {
   });
   const text = await runPlainCall(run, instruction, 'agent');
   const { content, control } = splitControl(text, ObserveControl);
-  await run.emit({ type: 'agent_observe', content, step });
+  const observed: AgentEvent = { type: 'agent_observe', content, step };
   turn.progress.steps += 1;
-  if (control?.should_continue === false) return final(run, control.final_answer?.trim() || content);
+  if (control?.should_continue === false) {
+    await run.emit(observed);
+    return final(run, control.final_answer?.trim() || content);
+  }
   state.observation = control?.observation ?? content;
   turn.progress.text = content;
   turn.progress.phase = undefined;
-  await run.commit();
+  await run.commit([observed]);
   return { kind: 'again' };
 }
 
@@ -171,24 +174,26 @@ export const roaStrategy: Strategy = {
     return afterAct(run, await runActBatch(run, plan, decisions));
   },
 
-  async paused(run, pending) {
-    if (pending.kind === 'input') {
-      await run.emit({
-        type: 'agent_request_input',
-        turn_id: run.turn.id,
-        call_id: pending.callId,
-        question: pending.question,
-        step: stepNo(run),
-      });
-    } else {
-      await run.emit({ type: 'pending_tool_calls', turn_id: run.turn.id, tool_calls: pending.calls });
-    }
+  paused(run, pending) {
+    return [
+      pending.kind === 'input'
+        ? {
+            type: 'agent_request_input',
+            turn_id: run.turn.id,
+            call_id: pending.callId,
+            question: pending.question,
+            step: stepNo(run),
+          }
+        : { type: 'pending_tool_calls', turn_id: run.turn.id, tool_calls: pending.calls },
+    ];
   },
 
-  async end(run, how) {
+  end(run, how) {
     const { progress } = run.turn;
-    if (how.kind === 'stopped') await run.emit({ type: 'agent_stopped', reason: how.reason });
-    await run.emit({ type: 'agent_completion', steps: progress.steps });
-    await run.emit({ type: 'response_complete', text: progress.text });
+    return [
+      ...(how.kind === 'stopped' ? [{ type: 'agent_stopped', reason: how.reason } as const] : []),
+      { type: 'agent_completion', steps: progress.steps },
+      { type: 'response_complete', text: progress.text },
+    ];
   },
 };
