@@ -180,6 +180,8 @@ async function scenario(page: Page): Promise<void> {
   const agent = page.getByRole('region', { name: 'Agent panel' });
   const log = agent.getByRole('log', { name: 'Conversation' });
   const message = agent.getByRole('textbox', { name: 'Message' });
+  // An answer's text shows before its turn ends; Enter sends nothing until the button says Send again.
+  const idle = agent.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true });
   // The current extraction is a drawer the panel's row of controls opens; the conversations, a picker there.
   const extraction = agent.getByRole('region', { name: 'Current extraction' });
   const controls = agentPanel(page);
@@ -249,7 +251,7 @@ async function scenario(page: Page): Promise<void> {
   await answer.getByRole('table').waitFor();
 
   // A long turn is stopped with Esc; the conversation goes on afterwards.
-  await agent.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true }).waitFor();
+  await idle.waitFor();
   await message.fill(TAKE_YOUR_TIME);
   await message.press('Enter');
   // Stopped while the model works on it, so that no later call of the test gets its place in the fake's queue.
@@ -292,6 +294,7 @@ async function scenario(page: Page): Promise<void> {
   // A dropped socket: the browser gets the turn's first frame, then its socket closes; it opens
   // another, follows the turn again and shows it once.
   cutAfterTurnStarts = true;
+  await idle.waitFor();
   await message.fill(STILL_THERE);
   await message.press('Enter');
   await log.getByText(STILL_HERE).waitFor();

@@ -163,6 +163,8 @@ async function walkThrough(page: Page): Promise<void> {
   const chat = page.getByRole('region', { name: 'Chat' });
   const log = chat.getByRole('log', { name: 'Conversation' });
   const message = chat.getByRole('textbox', { name: 'Message' });
+  // An answer's text shows before its turn ends; Enter sends nothing until the button says Send again.
+  const idle = chat.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true });
   // The model list loads before the first message can go.
   await chat
     .getByRole('combobox', { name: 'Model', exact: true })
@@ -207,7 +209,7 @@ async function walkThrough(page: Page): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `chat-rejected-${testDatabaseKind()}.png`), fullPage: true });
 
   // A turn that takes long is stopped; the conversation can go on afterwards.
-  await chat.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true }).waitFor();
+  await idle.waitFor();
   await message.fill(TAKE_YOUR_TIME);
   await message.press('Enter');
   // Stopped while the model works on it, so that no later call of the test gets its place in the fake's queue.
@@ -233,6 +235,7 @@ async function walkThrough(page: Page): Promise<void> {
   assert.equal(await log.getByText('Hello?', { exact: true }).count(), 1, 'the message shows once');
 
   // The agent asks; the answer goes back to it as the question's result.
+  await idle.waitFor();
   await message.fill(ASK_ME);
   await message.press('Enter');
   const question = chat.getByRole('form', { name: 'Question from the agent' });

@@ -58,6 +58,8 @@ async function walkThrough(page: Page): Promise<void> {
   const chat = page.getByRole('region', { name: 'Chat' });
   const log = chat.getByRole('log', { name: 'Conversation' });
   const message = chat.getByRole('textbox', { name: 'Message' });
+  // The answer's text shows before its turn ends; Enter sends nothing until the button says Send again.
+  const idle = chat.getByRole('form', { name: 'Message the agent' }).getByRole('button', { name: 'Send', exact: true });
   await chat.getByRole('combobox', { name: 'Model', exact: true }).locator('option', { hasText: 'openai:' }).first().waitFor({
     state: 'attached',
   });
@@ -72,6 +74,7 @@ async function walkThrough(page: Page): Promise<void> {
   await log.getByText(`${DONE} (#dc2626)`).waitFor();
 
   // The next call on the same tag runs at once.
+  await idle.waitFor();
   await message.fill(BLUE);
   await message.press('Enter');
   await log.getByText(`${DONE} (#2563eb)`).waitFor();
