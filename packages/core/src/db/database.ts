@@ -14,7 +14,10 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string } | { kind: 'pglite-memory' };
 
 /** How another client (the job queue) reaches the same database. */
-export type ConnectionSettings = { connectionString: string } | { host: string; port: number; user: string; database: string };
+export type ConnectionSettings = (
+  | { connectionString: string }
+  | { host: string; port: number; user: string; database: string }
+) & { connectionTimeoutMillis?: number };
 
 /**
  * An open database: the Drizzle handle, its pool and how to connect to it again. The embedded
@@ -144,8 +147,22 @@ function keepStatistics(pool: pg.Pool): { stop(): void } {
   };
 }
 
+/**
+ * The embedded database is one session that clients take turns on, and a new connection's
+ * start waits its turn too: a connection that takes long means a long statement or transaction
+ * of another client (storing a 45 MB CSV's text takes seconds), not a server that is gone. So
+ * clients wait up to a minute for it instead of PostgreSQL's 5 seconds (pg-boss's pool too).
+ */
+const EMBEDDED_CONNECT_TIMEOUT_MS = 60_000;
+
 function socketSettings(folder: string): ConnectionSettings {
-  return { host: folder, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres' };
+  return {
+    host: folder,
+    port: EMBEDDED_PORT,
+    user: 'postgres',
+    database: 'postgres',
+    connectionTimeoutMillis: EMBEDDED_CONNECT_TIMEOUT_MS,
+  };
 }
 
 async function connect(
@@ -156,7 +173,7 @@ async function connect(
   options: OpenOptions,
   closeServer: () => Promise<void>,
 ): Promise<Database> {
-  const pool = new pg.Pool({ ...connection, connectionTimeoutMillis: 5000, max: 10 });
+  const pool = new pg.Pool({ connectionTimeoutMillis: 5000, ...connection, max: 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   try {

@@ -105,13 +105,15 @@ export async function readPdfTextWithPoppler(
     // pdftotext stops at the page limit and is stopped when pdfinfo finds the PDF over it.
     const stopText = new AbortController();
     const textSignal = AbortSignal.any([options.signal, stopText.signal]);
-    // Pages are turned into text as they arrive once pdfinfo has given their rotations.
-    const waiting: BboxPage[] = [];
+    // Pages are turned into text as they arrive. Before pdfinfo has given the rotations, a page
+    // is taken as unturned (most are) and kept, to be made again if it is turned a quarter.
     const pages: PopplerPage[] = [];
     let rotation: Map<number, number> | undefined;
-    const place = (raw: BboxPage, turns: Map<number, number>) =>
-      pages.push(pageText(pages.length + 1, raw, turns.get(pages.length + 1) ?? 0));
-    const reader = new PdftotextBboxReader((raw) => (rotation ? place(raw, rotation) : waiting.push(raw)));
+    const early: BboxPage[] = [];
+    const reader = new PdftotextBboxReader((raw) => {
+      if (!rotation) early.push(raw);
+      pages.push(pageText(pages.length + 1, raw, rotation?.get(pages.length + 1) ?? 0));
+    });
     const decoder = new TextDecoder('utf-8');
     const text = runPopplerCommand(
       'pdftotext',
@@ -140,7 +142,10 @@ export async function readPdfTextWithPoppler(
       );
     }
     rotation = info.rotation;
-    for (const raw of waiting.splice(0)) place(raw, info.rotation);
+    early.forEach((raw, i) => {
+      if ((info.rotation.get(i + 1) ?? 0) % 180 !== 0) pages[i] = pageText(i + 1, raw, info.rotation.get(i + 1)!);
+    });
+    early.length = 0;
     const { code, stderr } = await text;
     if (code !== 0) throw unreadable(stderr, code, file);
     reader.push(decoder.decode());

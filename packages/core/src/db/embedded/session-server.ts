@@ -35,7 +35,14 @@ const IDLE = 0x49; // 'I'
 
 interface Connection {
   socket: Socket;
-  buffered: Buffer;
+  /**
+   * What arrived and is not yet part of a request, as it came: joined only once a whole message
+   * is there (`needed` bytes), so that a statement of 100 MB sent in 64 KB pieces is copied once,
+   * not once a piece.
+   */
+  pieces: Buffer[];
+  bufferedBytes: number;
+  needed: number;
   started: boolean;
   /** Complete requests waiting for the session, oldest first. */
   requests: Buffer[];
@@ -80,12 +87,21 @@ export async function serveSession(pglite: PGlite, socketPath: string): Promise<
   };
 
   const server = createServer((socket) => {
-    const connection: Connection = { socket, buffered: Buffer.alloc(0), started: false, requests: [], closed: false };
+    const connection: Connection = {
+      socket,
+      pieces: [],
+      bufferedBytes: 0,
+      needed: 0,
+      started: false,
+      requests: [],
+      closed: false,
+    };
     connections.add(connection);
     waiting.push(connection);
     socket.on('data', (data) => {
-      connection.buffered = connection.buffered.length ? Buffer.concat([connection.buffered, data]) : data;
-      if (takeRequests(connection)) void runNext();
+      connection.pieces.push(data);
+      connection.bufferedBytes += data.length;
+      if (connection.bufferedBytes >= connection.needed && takeRequests(connection)) void runNext();
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => void release(connection));
@@ -122,13 +138,25 @@ function takeRequests(connection: Connection): boolean {
   let queued = false;
   let pendingStart = 0;
   let offset = 0;
-  const data = connection.buffered;
-  while (offset + 5 <= data.length) {
+  const data = connection.pieces.length === 1 ? (connection.pieces[0] as Buffer) : Buffer.concat(connection.pieces);
+  // Where the first message that is not whole yet ends (or its header, while that is cut).
+  let wholeAt: number;
+  for (;;) {
     if (!connection.started) {
-      if (offset + 8 > data.length) break;
+      if (offset + 8 > data.length) {
+        wholeAt = offset + 8;
+        break;
+      }
       const length = data.readInt32BE(offset);
       const code = data.readInt32BE(offset + 4);
-      if (offset + length > data.length) break;
+      if (length < 8) {
+        connection.socket.destroy();
+        return false;
+      }
+      if (offset + length > data.length) {
+        wholeAt = offset + length;
+        break;
+      }
       if (code === SSL_REQUEST) connection.socket.write('N');
       else if (code === CANCEL_REQUEST) connection.socket.end();
       else if (code === PROTOCOL_3) {
@@ -143,9 +171,21 @@ function takeRequests(connection: Connection): boolean {
       pendingStart = offset;
       continue;
     }
+    if (offset + 5 > data.length) {
+      wholeAt = offset + 5;
+      break;
+    }
     const type = data[offset] as number;
-    const end = offset + 1 + data.readInt32BE(offset + 1);
-    if (end > data.length) break;
+    const length = data.readInt32BE(offset + 1);
+    if (length < 4) {
+      connection.socket.destroy();
+      return false;
+    }
+    const end = offset + 1 + length;
+    if (end > data.length) {
+      wholeAt = end;
+      break;
+    }
     offset = end;
     if (type === TERMINATE) {
       connection.socket.end();
@@ -156,7 +196,10 @@ function takeRequests(connection: Connection): boolean {
       queued = true;
     }
   }
-  connection.buffered = data.subarray(pendingStart);
+  const rest = data.subarray(pendingStart);
+  connection.pieces = rest.length > 0 ? [rest] : [];
+  connection.bufferedBytes = rest.length;
+  connection.needed = wholeAt - pendingStart;
   return queued;
 }
 
@@ -166,8 +209,10 @@ async function execute(pglite: PGlite, connection: Connection, request: Buffer):
   try {
     await pglite.execProtocolRawStream(new Uint8Array(request.buffer, request.byteOffset, request.byteLength), {
       onRawData: (chunk) => {
-        if (!connection.closed) connection.socket.write(Buffer.from(chunk));
-        tail = Buffer.concat([tail, Buffer.from(chunk)]).subarray(-6);
+        // A copy: PGlite reuses the memory the chunk is in, and the socket writes later.
+        const answer = Buffer.from(chunk);
+        if (!connection.closed) connection.socket.write(answer);
+        tail = answer.length >= 6 ? answer.subarray(-6) : Buffer.concat([tail, answer]).subarray(-6);
       },
     });
   } catch {
