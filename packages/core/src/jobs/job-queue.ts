@@ -97,6 +97,13 @@ async function sendWebhookAttempts(boss: PgBoss, attempts: WebhookAttempt[], sta
  * The durable job queue (pg-boss) on the application database, the embedded one or a
  * PostgreSQL server. Jobs survive restarts and are shared by every process on the database.
  */
+function describeQueueFault(error: unknown): string {
+  if (error instanceof Error || typeof error !== 'object' || error === null) return failureMessage(error);
+  const { message, queue } = error as { message?: unknown; queue?: unknown };
+  const text = failureMessage(new Error(String(message ?? JSON.stringify(error))));
+  return typeof queue === 'string' ? `${text} (queue ${queue})` : text;
+}
+
 export class JobQueue
   implements
     TextExtractionScheduler,
@@ -131,8 +138,9 @@ export class JobQueue
     const supervision = { superviseIntervalSeconds: heartbeatSeconds, monitorIntervalSeconds: heartbeatSeconds };
     const boss = new PgBoss({ ...database.connection, max: 4, ...supervision });
     // pg-boss reports background faults (a lost connection, say) as events; without a
-    // listener Node would treat them as fatal.
-    boss.on('error', (error: Error) => process.emitWarning(`job queue: ${failureMessage(error)}`));
+    // listener Node would treat them as fatal. A worker's fault comes as a plain object
+    // ({ message, stack, queue }), which would print as "[object Object]".
+    boss.on('error', (error: unknown) => process.emitWarning(`job queue: ${describeQueueFault(error)}`));
     await boss.start();
     const retryLimit = options.retryLimit ?? 3;
     const queueOptions = {
