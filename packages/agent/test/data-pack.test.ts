@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   CsvToParquet,
   createDataset,
@@ -31,7 +30,7 @@ import {
   TurnStore,
 } from '../src/index.ts';
 import { offlineServices } from './offline-services.ts';
-import { gatewayOf, usage } from './scripted-gateway.ts';
+import { gatewayOf, streamPartsOf } from './scripted-gateway.ts';
 
 /** The data pack in the engine, with a scripted model and executors that answer from the SQL text. */
 
@@ -103,18 +102,7 @@ function scripted(steps: Array<{ text?: string; calls?: Call[] }>) {
     doStream: async () => {
       const step = steps[index++];
       if (!step) throw new Error('the script has no more steps');
-      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-      if (step.text)
-        parts.push(
-          { type: 'text-start', id: 't' },
-          { type: 'text-delta', id: 't', delta: step.text },
-          { type: 'text-end', id: 't' },
-        );
-      for (const c of step.calls ?? []) {
-        parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) });
-      }
-      parts.push({ type: 'finish', usage, finishReason: { unified: step.calls ? 'tool-calls' : 'stop', raw: undefined } });
-      return { stream: convertArrayToReadableStream(parts) };
+      return { stream: convertArrayToReadableStream(streamPartsOf(step)) };
     },
   });
   const engine = new AgentEngine({

@@ -28,7 +28,7 @@ import {
   TurnStore,
 } from '../src/index.ts';
 import { offlineServices } from './offline-services.ts';
-import { gatewayOf, usage } from './scripted-gateway.ts';
+import { gatewayOf, type ScriptedStep, streamPartsOf } from './scripted-gateway.ts';
 
 let database: Database;
 let orgId: string;
@@ -118,40 +118,8 @@ const tools = [
   }),
 ];
 
-type Call = { id: string; name: string; input: unknown };
-type StepScript = {
-  text?: string;
-  thinking?: string;
-  calls?: Call[];
-  rawCalls?: Array<{ id: string; name: string; input: string }>;
-};
-
-function partsOf(step: StepScript): LanguageModelV4StreamPart[] {
-  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  if (step.thinking) {
-    parts.push(
-      { type: 'reasoning-start', id: 'r' },
-      { type: 'reasoning-delta', id: 'r', delta: step.thinking },
-      { type: 'reasoning-end', id: 'r' },
-    );
-  }
-  if (step.text) {
-    parts.push({ type: 'text-start', id: 't' });
-    for (const piece of step.text.match(/.{1,5}/gs) ?? []) parts.push({ type: 'text-delta', id: 't', delta: piece });
-    parts.push({ type: 'text-end', id: 't' });
-  }
-  const calls = [...(step.calls ?? []).map((c) => ({ ...c, input: JSON.stringify(c.input) })), ...(step.rawCalls ?? [])];
-  for (const c of calls) parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.input });
-  parts.push({
-    type: 'finish',
-    usage,
-    finishReason: { unified: calls.length > 0 ? 'tool-calls' : 'stop', raw: undefined },
-  });
-  return parts;
-}
-
 /** A scripted model answering each step from the list, and the prompts it was given. */
-function scripted(steps: StepScript[], options: { hangOnStep?: number } = {}) {
+function scripted(steps: ScriptedStep[], options: { hangOnStep?: number } = {}) {
   let index = 0;
   const model = new MockLanguageModelV4({
     doStream: async ({ abortSignal }) => {
@@ -168,7 +136,7 @@ function scripted(steps: StepScript[], options: { hangOnStep?: number } = {}) {
         });
         return { stream };
       }
-      return { stream: convertArrayToReadableStream(partsOf(step)) };
+      return { stream: convertArrayToReadableStream(streamPartsOf(step)) };
     },
   });
   return { model, gateway: gatewayOf(model) };

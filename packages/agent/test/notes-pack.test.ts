@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   createNote,
   createOrganization,
@@ -26,7 +25,7 @@ import {
   TurnStore,
 } from '../src/index.ts';
 import { offlineServices } from './offline-services.ts';
-import { gatewayOf, usage } from './scripted-gateway.ts';
+import { gatewayOf, streamPartsOf, usage } from './scripted-gateway.ts';
 
 /** The notes pack (seed 001) in the engine, with a scripted model and a real database. */
 
@@ -73,17 +72,7 @@ function scripted(steps: Step[], webSearch: WebSearchProvider | null = null) {
     doStream: async () => {
       const step = next();
       if ('rewrite' in step) throw new Error(`step ${index - 1} is a rewrite, not an agent step`);
-      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-      if (step.text)
-        parts.push(
-          { type: 'text-start', id: 't' },
-          { type: 'text-delta', id: 't', delta: step.text },
-          { type: 'text-end', id: 't' },
-        );
-      for (const c of step.calls ?? [])
-        parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) });
-      parts.push({ type: 'finish', usage, finishReason: { unified: step.calls ? 'tool-calls' : 'stop', raw: undefined } });
-      return { stream: convertArrayToReadableStream(parts) };
+      return { stream: convertArrayToReadableStream(streamPartsOf(step)) };
     },
   });
   const { db } = database;

@@ -18,7 +18,7 @@ import {
   TurnStore,
 } from '../src/index.ts';
 import { offlineServices } from './offline-services.ts';
-import { gatewayOf, usage } from './scripted-gateway.ts';
+import { gatewayOf, streamPartsOf, usage } from './scripted-gateway.ts';
 
 /**
  * The Reason–Act–Observe strategy, on a subject that is not a document: a test pack of "boxes"
@@ -100,19 +100,8 @@ function scripted(script: Script[]) {
     },
     doStream: async () => {
       const entry = next('act');
-      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-      const calls = 'calls' in entry ? entry.calls : [];
-      if ('calls' in entry && entry.text) {
-        parts.push(
-          { type: 'text-start', id: 't' },
-          { type: 'text-delta', id: 't', delta: entry.text },
-          { type: 'text-end', id: 't' },
-        );
-      }
-      for (const c of calls)
-        parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) });
-      parts.push({ type: 'finish', usage, finishReason: { unified: calls.length ? 'tool-calls' : 'stop', raw: undefined } });
-      return { stream: convertArrayToReadableStream(parts) };
+      const step = 'calls' in entry ? { text: entry.text, calls: entry.calls } : {};
+      return { stream: convertArrayToReadableStream(streamPartsOf(step)) };
     },
   });
   return { model, gateway: gatewayOf(model) };

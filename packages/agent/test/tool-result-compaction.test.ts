@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { createOrganization, createUser, type Database } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import type { ModelMessage } from 'ai';
@@ -10,7 +10,7 @@ import { COMPACTED_RESULT_CHARS, withUsedResultsCompacted } from '../src/engine/
 import { AgentEngine, defineTool, type Pack, reactStrategy, SubjectCatalog, ThreadStore, TurnStore } from '../src/index.ts';
 import { ToolRegistry } from '../src/tools/tool.ts';
 import { offlineServices } from './offline-services.ts';
-import { gatewayOf, usage } from './scripted-gateway.ts';
+import { gatewayOf, streamPartsOf } from './scripted-gateway.ts';
 
 const BIG = 'lorem ipsum '.repeat(1_000);
 
@@ -131,34 +131,17 @@ describe('compaction in a conversation', () => {
     await database.close();
   });
 
-  function step(reply: { text?: string; call?: { id: string; name: string; input: unknown } }): LanguageModelV4StreamPart[] {
-    const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    if (reply.text) {
-      parts.push(
-        { type: 'text-start', id: 't' },
-        { type: 'text-delta', id: 't', delta: reply.text },
-        { type: 'text-end', id: 't' },
-      );
-    }
-    if (reply.call) {
-      const { id, name, input } = reply.call;
-      parts.push({ type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) });
-    }
-    parts.push({ type: 'finish', usage, finishReason: { unified: reply.call ? 'tool-calls' : 'stop', raw: undefined } });
-    return parts;
-  }
-
   test('old large reads are compacted, the current turn sends each step the previous prompt unchanged, the thread keeps all', async () => {
     const replies = [
-      { call: { id: 'a1', name: 'read_text', input: { name: 'contract' } } },
+      { calls: [{ id: 'a1', name: 'read_text', input: { name: 'contract' } }] },
       { text: 'It is a contract.' },
-      { call: { id: 'b1', name: 'read_text', input: { name: 'annex' } } },
-      { call: { id: 'b2', name: 'get_id', input: {} } },
+      { calls: [{ id: 'b1', name: 'read_text', input: { name: 'annex' } }] },
+      { calls: [{ id: 'b2', name: 'get_id', input: {} }] },
       { text: 'The annex is id-7.' },
     ];
     let index = 0;
     const model = new MockLanguageModelV4({
-      doStream: async () => ({ stream: convertArrayToReadableStream(step(replies[index++] ?? { text: 'no more' })) }),
+      doStream: async () => ({ stream: convertArrayToReadableStream(streamPartsOf(replies[index++] ?? { text: 'no more' })) }),
     });
     const threads = new ThreadStore(database.db);
     const engine = new AgentEngine({
