@@ -122,17 +122,22 @@ export async function listDocuments(
     );
   }
   const where = and(...conditions);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(documents)
-      .where(where)
-      .orderBy(desc(documents.uploadedAt), desc(documents.id))
-      .offset(query.skip)
-      .limit(query.limit),
-    db.select({ n: count() }).from(documents).where(where),
-  ]);
-  return { documents: rows, total: total?.n ?? 0 };
+  // One snapshot for the page and the count: read apart, an upload committing between them
+  // answered "0 of 1", and a page with no busy document never asked again.
+  return db.transaction(
+    async (tx) => {
+      const rows = await tx
+        .select()
+        .from(documents)
+        .where(where)
+        .orderBy(desc(documents.uploadedAt), desc(documents.id))
+        .offset(query.skip)
+        .limit(query.limit);
+      const [total] = await tx.select({ n: count() }).from(documents).where(where);
+      return { documents: rows, total: total?.n ?? 0 };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 export async function updateDocument(
