@@ -17,6 +17,31 @@ export async function medianSeconds(runs: number, fn: () => unknown, idleMs = 0)
   return times[Math.floor(times.length / 2)]!;
 }
 
+/**
+ * Median wall times (seconds) of `ours` and `baseline`, called in turn `runs` times each after
+ * one warm-up call of each: a shared machine's noise (another VM, a frequency change) then falls
+ * on both alike instead of on whichever ran during it.
+ */
+export async function pairedMedianSeconds(
+  runs: number,
+  ours: () => unknown,
+  baseline: () => unknown,
+): Promise<{ ours: number; baseline: number }> {
+  await baseline();
+  await ours();
+  const times = { ours: [] as number[], baseline: [] as number[] };
+  const timed = async (fn: () => unknown, into: number[]) => {
+    const start = process.hrtime.bigint();
+    await fn();
+    into.push(Number(process.hrtime.bigint() - start) / 1e9);
+  };
+  for (let i = 0; i < runs; i++) {
+    await timed(baseline, times.baseline);
+    await timed(ours, times.ours);
+  }
+  return { ours: median(times.ours), baseline: median(times.baseline) };
+}
+
 export const machine = () => ({
   cpu: cpus()[0]?.model ?? 'unknown',
   cores: cpus().length,

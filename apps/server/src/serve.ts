@@ -81,7 +81,14 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
   app.log.info({ database: database.describe, workers: config.workers }, 'docagent is ready');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  database.announceServer(localUrlOf(config.host, port));
   return { app, port, firstStart };
+}
+
+/** How a process on this machine reaches a server listening on `host` (all interfaces: loopback). */
+function localUrlOf(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return `http://127.0.0.1:${port}`;
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
 
 /** `docagent serve`: serves until SIGTERM or SIGINT, which stop taking requests and let in-flight ones finish. */

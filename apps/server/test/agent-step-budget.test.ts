@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DatabaseBlobStore, EventBus, type ExtractFn, runTextExtraction, uploadDocuments } from '@docagent/core';
+import {
+  type Database,
+  DatabaseBlobStore,
+  EventBus,
+  type ExtractFn,
+  runTextExtraction,
+  selectRows,
+  uploadDocuments,
+} from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import { type FakeLlmServer, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ZodApp } from '../src/http/types.ts';
@@ -13,36 +22,37 @@ import { bearer, seedMember } from './helpers.ts';
 /**
  * The statements one step of a turn may send, counted, not timed (issue 21). A step of the react
  * strategy that calls one cheap read-only tool (`list_tags`) is made of:
- * - the model call's usage record (1 INSERT into the ledger). The organization's model choices
- *   and usage limit are read once per run of the turn (LlmGateway.forRun); the month's spend only
- *   when a limit is set, which it is not here;
- * - the decision: the organization's and the person's permission rules (1), read for every batch
- *   so that a rule added while a turn runs applies to its next call;
- * - the stop check before the call runs (1: the turn's stop flag; the check before the step takes
- *   the flag the last commit read back);
+ * - no statement for the model call: its usage record (an INSERT into the ledger) is carried by
+ *   the step's commit. The organization's model choices and usage limit are read once per run of
+ *   the turn (LlmGateway.forRun); the month's spend only when a limit is set, which it is not here;
+ * - the decision: the organization's and the person's permission rules, read for every batch so
+ *   that a rule added while a turn runs applies to its next call, with the turn's stop flag for
+ *   the stop check before the batch's first call (1; the check before the step takes the flag the
+ *   last commit read back);
  * - the tool's own queries (2: the tags and their count);
- * - the step's commit (1: the turn's update, carrying the frames' INSERT into the replay log and
- *   the run record's UPDATE as WITH clauses; a turn on a thread adds the thread's writes, in a
- *   transaction).
+ * - the step's commit (1: the turn's update, carrying the frames' INSERT into the replay log, the
+ *   usage record's INSERT and the run record's UPDATE as WITH clauses; a turn on a thread adds the
+ *   thread's writes, in a transaction).
  * The subject's context for the system message (the document, its page texts, its extraction
  * results) is read once per run and again only after a step whose calls wrote something
  * (SectionCache). Transaction control (BEGIN, COMMIT) is counted apart: a step runs none here.
  */
-const STEP_BUDGET = 6;
+const STEP_BUDGET = 4;
 /**
  * A whole turn of three steps (two calls of list_tags, then an answer) through `POST .../chat`:
  * authentication (3), the subject (1), the model choices (2), opening the turn and its run record
  * (2), the first stop check (1), the system message's reads (4: the document, its pages' text, the
- * document again and its extraction results), two steps of STEP_BUDGET, the answer's usage record
- * and commit with its last frames (2), and the webhooks lookup of its end (1).
+ * document again and its extraction results), two steps of STEP_BUDGET, the answer's commit with
+ * its usage record and last frames (1), and the webhooks lookup of its end (1).
  */
-const TURN_BUDGET = 28;
+const TURN_BUDGET = 23;
 
 const FEW_STEPS = 2;
 const MORE_STEPS = 6;
 
 let fake: FakeLlmServer;
 let app: ZodApp;
+let database: Database;
 let close: () => Promise<void>;
 let counting = false;
 let statements: string[] = [];
@@ -61,7 +71,7 @@ const systemOf = (r: RecordedRequest) => {
 
 before(async () => {
   fake = await startFakeLlm();
-  const database = await openTestDatabase({
+  database = await openTestDatabase({
     logQuery: (query) => {
       if (counting) statements.push(query);
     },
@@ -187,4 +197,19 @@ test('what a call of the turn changed shows in the next step: the subject is rea
   assert.equal(systems.length, 3);
   assert.ok(systems.slice(0, 2).every((text) => text.includes('Current document: "invoice.txt"')));
   assert.match(systems[2] ?? '', /Current document: "renamed-invoice\.txt"/);
+});
+
+test("every model call of a turn is in the usage ledger, written by its step's commit", async () => {
+  const agentCalls = async () =>
+    (
+      await selectRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from usage_ledger where org_id = ${orgId} and operation = 'agent' and document_id = ${documentId} and input_tokens > 0`,
+      )
+    )[0]?.n ?? 0;
+  const before = await agentCalls();
+  const first = fake.requests.length;
+  await countTurn(FEW_STEPS);
+  assert.equal(fake.requests.length - first, FEW_STEPS + 1);
+  assert.equal((await agentCalls()) - before, FEW_STEPS + 1, 'one entry for each call: the steps and the answer');
 });

@@ -139,6 +139,14 @@ describe(`the MCP inspector CLI against docagent on ${testDatabaseKind()}`, () =
       assertTagsRead(parsed<Called>(await inspect([...stdioTarget, ...callListTags], remote)));
     });
 
+    test('stdio on the embedded database the server holds (no DOCAGENT_URL): through that server', {
+      skip: testDatabaseKind() !== 'pglite',
+    }, async () => {
+      const local = { DOCAGENT_TOKEN: token };
+      assertListed(parsed<Listed>(await inspect([...stdioTarget, '--method', 'tools/list'], local)));
+      assertTagsRead(parsed<Called>(await inspect([...stdioTarget, ...callListTags], local)));
+    });
+
     test('a revoked or unknown token is refused with the reason', async () => {
       const run = await inspect([...stdioTarget, '--method', 'tools/list'], {
         DOCAGENT_TOKEN: 'da_not_a_token',

@@ -12,6 +12,7 @@ import {
 } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   AgentEngine,
@@ -484,6 +485,25 @@ describe('react loop', () => {
     assert.deepEqual(ran, ['slow_thing']);
     const last = events.filter((e) => e.type === 'tool_result').at(-1);
     assert.ok(last?.type === 'tool_result' && /Stopped by the user/.test(last.error ?? ''));
+  });
+
+  test('a stop asked in another process while the model answers: none of the batch runs', async () => {
+    ran.length = 0;
+    const { gateway } = scripted([{ text: 'Getting it.', calls: [{ id: 'o1', name: 'get_thing', input: { id: 'o' } }] }]);
+    let turnId = '';
+    const events: AgentEvent[] = [];
+    const result = (await engineWith(gateway).start({ access: access(), subject: doc(), messages: user('get o') }, async (e) => {
+      events.push(e);
+      if (e.type === 'turn_started') turnId = e.turn_id;
+      // What POST .../chat/stop in another process does: it sets the flag; this process sees no abort.
+      if (e.type === 'assistant_text_chunk') {
+        await database.db.execute(sql`update agent_turns set stop_requested = true where id = ${turnId}`);
+      }
+    })) as { stopped: string };
+    assert.equal(result.stopped, 'user');
+    assert.deepEqual(ran, []);
+    const stopped = events.find((e) => e.type === 'tool_result');
+    assert.ok(stopped?.type === 'tool_result' && stopped.decision === 'stopped', JSON.stringify(stopped));
   });
 
   test('a paused turn continues in a new engine on the same database (a restart)', async () => {

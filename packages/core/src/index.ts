@@ -115,6 +115,7 @@ export * from './scrub-errors.ts';
 export * from './storage/blob-store.ts';
 export * from './tags/tags.ts';
 export * from './telemetry/tracing.ts';
+export { type CommandExit, CommandHost, commandHost } from './text/command-host.ts';
 export * from './text/extract-text.ts';
 export type { OcrEngineName } from './text/ocr.ts';
 export { tesseractCliAvailable } from './text/ocr.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { analyzeEachTable } from '../src/db/database.ts';
 import { EMBEDDED_PORT, type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded/embedded-postgres.ts';
 
 /**
@@ -109,5 +110,44 @@ test('a message declaring an impossible length closes that connection only', asy
     assert.deepEqual((await c.query('select 1 as one')).rows, [{ one: 1 }]);
   } finally {
     await c.end();
+  }
+});
+
+test('statistics are made by one ANALYZE per table: the session serves other clients between them, not after the whole database', async () => {
+  const setup = await client();
+  try {
+    await setup.query(
+      'create schema jobs; create table jobs.queue (id int); insert into jobs.queue select generate_series(1, 100)',
+    );
+    const unanalyzed = async () =>
+      (
+        await setup.query<{ name: string }>(
+          `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+           where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and c.reltuples < 0 order by 1`,
+        )
+      ).rows.map((r) => r.name);
+    assert.deepEqual(await unanalyzed(), ['notes', 'queue'], 'never analyzed before');
+    const pool = new pg.Pool({
+      host: embedded.socketFolder,
+      port: EMBEDDED_PORT,
+      user: 'postgres',
+      database: 'postgres',
+      max: 1,
+    });
+    const sent: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((text: string, ...rest: unknown[]) => {
+      sent.push(text);
+      return (query as (...args: unknown[]) => unknown)(text, ...rest);
+    }) as typeof pool.query;
+    try {
+      await analyzeEachTable(pool);
+    } finally {
+      await pool.end();
+    }
+    assert.deepEqual(await unanalyzed(), []);
+    assert.deepEqual(sent.slice(1).sort(), ['analyze jobs.queue', 'analyze public.notes']);
+  } finally {
+    await setup.end();
   }
 });

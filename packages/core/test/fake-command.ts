@@ -20,3 +20,13 @@ export function fakeCommandOnPath(t: TestContext, name: string, script: string):
   });
   return bin;
 }
+
+/** Sets an environment variable of this process until the test ends. */
+export function envUntilTestEnds(t: TestContext, name: string, value: string): void {
+  const before = process.env[name];
+  process.env[name] = value;
+  t.after(() => {
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
+  });
+}

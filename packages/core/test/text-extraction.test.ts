@@ -19,7 +19,7 @@ import { type BadInput, buildBadInputs, buildSampleCorpus, type Sample } from '.
 import { parseTesseractTsv } from '../src/text/ocr-tesseract-cli.ts';
 import type { PdfPageViewport, PdfTextItem } from '../src/text/pdf-document.ts';
 import { readTextLayer } from '../src/text/pdf-text-layer.ts';
-import { fakeCommandOnPath } from './fake-command.ts';
+import { envUntilTestEnds, fakeCommandOnPath } from './fake-command.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docagent-text-'));
 let samples: Sample[];
@@ -275,6 +275,15 @@ describe('bad input', () => {
         error instanceof TextExtractionError &&
         error.reason === 'ocr_failed' &&
         /tesseract command\) failed: Error opening data file .*eng\.traineddata/.test(error.message),
+    );
+  });
+
+  test("tesseract runs with one OpenMP thread and none of the server's secrets in its environment", async (t) => {
+    envUntilTestEnds(t, 'OPENAI_API_KEY', 'sk-secret');
+    fakeCommandOnPath(t, 'tesseract', '#!/bin/sh\necho "threads=$OMP_THREAD_LIMIT key=$OPENAI_API_KEY" >&2\nexit 1\n');
+    await assert.rejects(
+      extractDocumentText({ bytes: bytesOf(sample('packing-slip.png').path), kind: 'image' }, { ocrEngine: 'tesseract_cli' }),
+      (error: unknown) => error instanceof TextExtractionError && /failed: threads=1 key=\./.test(error.message),
     );
   });
 

@@ -108,7 +108,7 @@ describe('text the database cannot hold', () => {
           text: 'a\uD800b\uDC00c \u{1F600}\u0000',
           width: 1,
           height: 1,
-          engine: 'plain',
+          engine: 'tesseract_cli',
           items: [
             { text: 'a\uD800b\uDC00c', x: 0, y: 0, width: 1, height: 1 },
             { text: '\u0000', x: 0, y: 0, width: 1, height: 1 },
@@ -123,10 +123,33 @@ describe('text the database cannot hold', () => {
       pages.map((p) => [p.text, p.items.map((item) => item.text)]),
       [
         ['abc \u{1F600}', ['abc']],
-        ['plain', []],
+        // A plain page's items are not stored: they are its lines, made from its stored text.
+        ['plain', ['plain']],
       ],
     );
     assert.equal((await getTextMetadata(database.db, orgId, doc.id)).removedCharacters, 3);
+  });
+});
+
+describe('a text file', () => {
+  test('its lines are its positioned items, made from its text when read rather than stored beside it', async () => {
+    const csv = 'name,amount\r\nAcme,12.50\r\n\r\n  Globex , 7\r\n';
+    const doc = await upload('amounts.csv', Buffer.from(csv));
+    assert.equal(
+      await runTextExtraction({ db: database.db, blobs, extract: extractDocumentText }, doc.id, { isLast: false }),
+      true,
+    );
+    const [stored] = await selectRows<{ items: number; text: string }>(
+      database.db,
+      sql`select jsonb_array_length(items) as items, text from document_pages where document_id = ${doc.id}`,
+    );
+    assert.deepEqual(stored, { items: 0, text: 'name,amount\nAcme,12.50\n\n  Globex , 7\n' });
+    const { pages } = await getDocumentPages(database.db, orgId, doc.id);
+    assert.deepEqual(pages[0]?.items, [
+      { text: 'name,amount', x: 0, y: 0, width: 11, height: 1 },
+      { text: 'Acme,12.50', x: 0, y: 1, width: 10, height: 1 },
+      { text: '  Globex , 7', x: 0, y: 3, width: 12, height: 1 },
+    ]);
   });
 });
 

@@ -13,7 +13,7 @@ Usage:
   docagent worker                     work text-extraction jobs in this process (needs DATABASE_URL)
   docagent migrate                    apply database migrations and exit
   docagent mcp                        MCP over stdio (DOCAGENT_TOKEN; DOCAGENT_URL of a running server,
-                                      or none to serve the local database)
+                                      or none: the local database, through the server using it if one runs)
   docagent admin create-user  --email E [--password P] [--name N]
   docagent admin create-org   --name N [--admin EMAIL_OR_ID]
   docagent admin add-member   --org ORG_ID --user EMAIL_OR_ID [--role admin|user]

@@ -1,4 +1,4 @@
-import { DomainError, isDomainError } from '@docagent/core';
+import { DomainError, isDomainError, runningServerUrl } from '@docagent/core';
 import type { Config } from '../config.ts';
 import { loggerOptions } from '../http/logging.ts';
 import { MCP_PATH } from '../mcp/mcp-routes.ts';
@@ -9,8 +9,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /**
  * `docagent mcp`: MCP over stdio for a client that starts it (Claude Desktop, Cursor). With
- * DOCAGENT_URL it reaches that running server; without, it serves the local database itself, on a
- * loopback port of its own. stdout carries the protocol only: logs and notices go to stderr.
+ * DOCAGENT_URL it reaches that running server. Without, on the embedded database: through the
+ * server that has it open (`npm start`), or else serving it itself on a loopback port of its own.
+ * stdout carries the protocol only: logs and notices go to stderr.
  */
 export async function runMcp(config: Config): Promise<void> {
   const { token, url } = config.mcp;
@@ -21,6 +22,11 @@ export async function runMcp(config: Config): Promise<void> {
     );
   }
   if (url) return bridgeStdioToHttp(endpointOf(url), token, log);
+  const running = runningServerUrl(config.database);
+  if (running) {
+    log(`docagent mcp: the database is open in a docagent server at ${running}; serving MCP through it.`);
+    return bridgeStdioToHttp(endpointOf(running), token, log);
+  }
   const started = await startServer(
     { ...config, port: 0, host: '127.0.0.1' },
     { ...loggerOptions(config.logLevel), stream: process.stderr },

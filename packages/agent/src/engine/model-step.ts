@@ -21,7 +21,7 @@ export async function runModelStep(
   const base = await run.systemMessage();
   const system = options.instruction ? `${base}\n\n${options.instruction}` : base;
   const { value, costUsd } = await run.parts.llm.call(
-    { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', subject: turn.subject },
+    { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', subject: turn.subject, ledger: run.keepUsage },
     async (context) => {
       const outcome = await runStep({
         model: context.model,
@@ -57,7 +57,7 @@ export async function runPlainCall(run: TurnRun, instruction: string, operation:
     historyBudget(turn.settings.model),
   );
   const { value, costUsd } = await run.parts.llm.call(
-    { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject },
+    { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject, ledger: run.keepUsage },
     async (context) => {
       const result = await generateText({
         model: context.model,

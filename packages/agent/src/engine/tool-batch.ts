@@ -1,4 +1,4 @@
-import { rulesFor } from '@docagent/core';
+import { rulesAlong } from '@docagent/core';
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { executeTool, proposeCall, type ToolDefinition, type ToolOutcome } from '../tools/tool.ts';
 import { REQUEST_INPUT } from './control-tools.ts';
@@ -61,13 +61,16 @@ export const infoOf = (c: ModelToolCall): ToolCallInfo => ({
  * (decided again: edited arguments may not reach what the original ones could not).
  */
 export async function planBatch(run: TurnRun, calls: ModelToolCall[], decisions?: Decisions): Promise<PlannedCall[]> {
-  const { settings, orgId, userId } = run.turn;
-  // Read for every batch: a rule a person adds while the turn waits decides its continuation.
+  const { settings, orgId, userId, id } = run.turn;
+  // Read for every batch: a rule a person adds while the turn waits decides its continuation. The
+  // turn's stop flag comes with them, for the stop check before the batch's first call.
+  const { rules, along: stop } = await rulesAlong(run.toolContext().services.db, orgId, userId, run.parts.turns.stopFlag(id));
+  run.stopRead(stop);
   const permissions: Permissions = {
     autoApprove: settings.autoApprove,
     autoApprovedTools: settings.autoApprovedTools,
     declaredWrites: settings.declaredWrites,
-    rules: await rulesFor(run.toolContext().services.db, orgId, userId),
+    rules,
     planMode: settings.planMode,
   };
   const planned: PlannedCall[] = [];
@@ -253,8 +256,10 @@ function firstMessageCalling(messages: ModelMessage[], callIds: Map<string, unkn
   return index === -1 ? messages.length : index;
 }
 
-/** The audit's older field, kept for readers of run records. */
-/** How the audit names a call's approval: a write allowed ahead ran by policy; `ran` is the tool when the call ran. */
+/**
+ * How the audit names a call's approval (an older field, kept for readers of run records): a
+ * write allowed ahead ran by policy; `ran` is the tool when the call ran.
+ */
 export function auditApproval(decision: CallDecision, ran: ToolDefinition | undefined): AuditedCall['approval'] {
   switch (decision) {
     case 'allowed':

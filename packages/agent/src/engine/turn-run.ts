@@ -1,4 +1,4 @@
-import { addUsage, type OrgAccess, type TokenUsage, tokenUsage } from '@docagent/core';
+import { addUsage, type OrgAccess, type TokenUsage, tokenUsage, type UsageEntry } from '@docagent/core';
 import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
 import type { ToolContext, ToolRegistry, ToolServices } from '../tools/tool.ts';
 import { buildSystemMessage } from './context.ts';
@@ -36,8 +36,10 @@ export class TurnRun {
   readonly stored: StoredMessages;
   /** Calls audited since the last commit. */
   private audit: AuditedCall[] = [];
-  /** The stop flag as the last commit found it, until a stop check uses it. */
-  private stopAtCommit: boolean | undefined;
+  /** The ledger entries of the turn's own model calls since the last commit, written by it. */
+  private usage: UsageEntry[] = [];
+  /** The stop flag as the last statement that read it found it (a commit, a batch's rules), until a stop check uses it. */
+  private knownStop: boolean | undefined;
 
   constructor(init: {
     parts: LoopParts;
@@ -66,14 +68,20 @@ export class TurnRun {
   }
 
   /**
-   * A stop asked here or in another process (through the database). Right after a commit the
-   * flag it read back answers, so a step does not read it again before it starts.
+   * A stop asked here or in another process (through the database). Right after a commit, or
+   * after a batch's rules were read, the flag that statement read back answers, so neither a
+   * step nor the first call of a batch reads it again.
    */
   async stopWanted(): Promise<boolean> {
     if (this.signal.aborted) return true;
-    const known = this.stopAtCommit;
-    this.stopAtCommit = undefined;
+    const known = this.knownStop;
+    this.knownStop = undefined;
     return known ?? (await this.parts.turns.stopRequested(this.turn.id));
+  }
+
+  /** The stop flag as a read just now found it: the next stop check takes it instead of reading it again. */
+  stopRead(flag: boolean): void {
+    this.knownStop = flag;
   }
 
   toolContext(): ToolContext {
@@ -110,6 +118,11 @@ export class TurnRun {
     if (ran && this.tools.get(call.name)?.access === 'read_write') this.sections.changed();
   }
 
+  /** Where the turn's own model calls leave their usage entries: the next commit writes them. */
+  readonly keepUsage = (entry: UsageEntry): void => {
+    this.usage.push(entry);
+  };
+
   /**
    * Writes the turn's state and what it did since the last commit (see TurnJournal.commit) with
    * `closing`, the frames that end the step, pause or end the turn: when the turn's frames are
@@ -130,10 +143,14 @@ export class TurnRun {
               for (const event of closing) await this.emit(event);
             },
           };
-    this.stopAtCommit = await this.parts.journal.commit(this.turn, this.stored, calls, {
+    // Kept until written: a commit that fails leaves them to the failed turn's own commit.
+    const usage = this.usage;
+    this.knownStop = await this.parts.journal.commit(this.turn, this.stored, calls, {
       withMessages: !options.failed,
       frames: staged.write,
+      usage,
     });
+    this.usage = this.usage.slice(usage.length);
     options.committed?.();
     await staged.deliver();
   }

@@ -269,6 +269,11 @@ export class TurnStore {
     return row?.stop ?? false;
   }
 
+  /** The turn's stop flag as a scalar subquery, for a statement that reads it along with its own. */
+  stopFlag(turnId: string): SQL<boolean> {
+    return sql<boolean>`coalesce((select ${agentTurns.stopRequested} from ${agentTurns} where ${agentTurns.id} = ${turnId}), false)`;
+  }
+
   /**
    * Removes turns past their expiry: paused ones nobody continued, ended ones past their replay
    * window. A running turn stays however long its step takes; its heartbeat tells when it died.

@@ -8,10 +8,15 @@ import { DomainError } from '../errors.ts';
  * that opens the embedded database holds this lock file for as long as it has it open.
  */
 export interface DataDirLock {
-  /** Writes where the open database serves the PostgreSQL protocol, for other processes to use it. */
-  announceSocket(folder: string): void;
+  /**
+   * Records, for other processes, where the holder serves: the folder of the Unix socket of the
+   * PostgreSQL protocol (admin commands use it), the HTTP address (`docagent mcp` bridges to it).
+   */
+  announce(where: Announced): void;
   release(): void;
 }
+
+type Announced = Partial<Pick<LockOwner, 'socket' | 'url'>>;
 
 interface LockOwner {
   pid: number;
@@ -20,6 +25,8 @@ interface LockOwner {
   since: string;
   /** The folder of the Unix socket where the holder serves the database. */
   socket?: string;
+  /** The HTTP address where the holder serves docagent, reachable from this machine. */
+  url?: string;
 }
 
 const LOCK_FILE = 'docagent.lock';
@@ -41,11 +48,11 @@ function readOwner(path: string): LockOwner | undefined {
   }
 }
 
-/** The socket folder of the live process that holds `dataDir`, when it serves the database there. */
-export function runningDatabaseSocket(dataDir: string): string | undefined {
+/** What the live process on this machine that holds `dataDir` announced, if one does. */
+export function runningHolder(dataDir: string): Announced | undefined {
   const owner = readOwner(join(dataDir, LOCK_FILE));
-  if (!owner?.socket || owner.host !== hostname() || !isAlive(owner.pid)) return undefined;
-  return owner.socket;
+  if (!owner || owner.host !== hostname() || !isAlive(owner.pid)) return undefined;
+  return { socket: owner.socket, url: owner.url };
 }
 
 export function acquireDataDirLock(dataDir: string, holder: string): DataDirLock {
@@ -58,9 +65,11 @@ export function acquireDataDirLock(dataDir: string, holder: string): DataDirLock
       const fd = openSync(path, 'wx');
       writeFileSync(fd, JSON.stringify(owner));
       closeSync(fd);
+      let announced: LockOwner = owner;
       return {
-        announceSocket(folder) {
-          writeFileSync(path, JSON.stringify({ ...owner, socket: folder }));
+        announce(where) {
+          announced = { ...announced, ...where };
+          writeFileSync(path, JSON.stringify(announced));
         },
         release() {
           if (readOwner(path)?.pid === process.pid) unlinkSync(path);

@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { DomainError } from '../errors.ts';
-import { acquireDataDirLock, type DataDirLock, runningDatabaseSocket } from './data-dir-lock.ts';
+import { acquireDataDirLock, type DataDirLock, runningHolder } from './data-dir-lock.ts';
 import { EMBEDDED_PORT, startEmbeddedPostgres } from './embedded/embedded-postgres.ts';
 import * as schema from './schema.ts';
 
@@ -32,6 +32,11 @@ export interface Database {
   /** The embedded database's folder (its files, lock and secrets); none in memory or on PostgreSQL. */
   dataDir: string | undefined;
   describe: string;
+  /**
+   * Records where this process serves docagent over HTTP, for `docagent mcp` on the same data
+   * folder (runningServerUrl). Only the process that holds the embedded database records it.
+   */
+  announceServer(url: string): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,14 @@ export function redactDatabaseUrl(url: string): string {
 export function databaseTargetFromEnv(env: { DATABASE_URL?: string | undefined; DATA_DIR?: string | undefined }): DatabaseTarget {
   if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL };
   return { kind: 'pglite', dataDir: resolve(env.DATA_DIR ?? './data') };
+}
+
+/**
+ * The HTTP address of the docagent process on this machine that has the embedded database in
+ * `target` open, when it serves one (a server does; an admin command does not).
+ */
+export function runningServerUrl(target: DatabaseTarget): string | undefined {
+  return target.kind === 'pglite' ? runningHolder(target.dataDir)?.url : undefined;
 }
 
 export interface OpenOptions {
@@ -87,7 +100,7 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process', o
   try {
     lock = acquireDataDirLock(target.dataDir, holder);
   } catch (error) {
-    const running = options.shareRunning ? runningDatabaseSocket(target.dataDir) : undefined;
+    const running = options.shareRunning ? runningHolder(target.dataDir)?.socket : undefined;
     if (!running) throw error;
     return connect(
       socketSettings(running),
@@ -102,7 +115,7 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process', o
     const dir = resolve(target.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
     const embedded = await startEmbeddedPostgres({ dataDir: dir, socketFolder: target.dataDir });
-    lock.announceSocket(embedded.socketFolder);
+    lock.announce({ socket: embedded.socketFolder });
     let statistics: { stop(): void } | undefined;
     const database = await connect(
       socketSettings(embedded.socketFolder),
@@ -120,11 +133,19 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process', o
       },
     );
     statistics = keepStatistics(database.pool);
-    return database;
+    return { ...database, announceServer: (url) => lock.announce({ url }) };
   } catch (error) {
     lock.release();
     throw error;
   }
+}
+
+/** ANALYZE of every table of the database, one statement per table. */
+export async function analyzeEachTable(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ name: string }>(
+    `select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`,
+  );
+  for (const { name } of rows) await pool.query(`analyze ${name}`);
 }
 
 const ANALYZE_FIRST_MS = 60_000;
@@ -133,12 +154,14 @@ const ANALYZE_EVERY_MS = 15 * 60_000;
 /**
  * PGlite runs no autovacuum, so without this the planner never has statistics: an export of
  * 50,000 results then read every result of the prompt for each page (15 times slower than
- * with statistics). A minute after start, then every quarter of an hour, the database is analyzed.
+ * with statistics). A minute after start, then every quarter of an hour, the database is analyzed,
+ * a table at a time: the embedded database serves one statement at a time, and a whole-database
+ * ANALYZE held it from everyone for 250 ms with 100,000 pages stored (the largest table: 100 ms).
  */
 function keepStatistics(pool: pg.Pool): { stop(): void } {
-  const analyze = () => void pool.query('analyze').catch(() => {});
-  const first = setTimeout(analyze, ANALYZE_FIRST_MS).unref();
-  const every = setInterval(analyze, ANALYZE_EVERY_MS).unref();
+  const analyzeQuietly = () => void analyzeEachTable(pool).catch(() => {});
+  const first = setTimeout(analyzeQuietly, ANALYZE_FIRST_MS).unref();
+  const every = setInterval(analyzeQuietly, ANALYZE_EVERY_MS).unref();
   return {
     stop: () => {
       clearTimeout(first);
@@ -196,6 +219,7 @@ async function connect(
     dataDir,
     describe,
     db: drizzle(pool, { schema, logger }) as unknown as Db,
+    announceServer: () => {},
     close: async () => {
       try {
         await pool.end();

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { documentPages } from '../db/schema.ts';
 import { conflict, invalidInput } from '../errors.ts';
+import { itemsFollowFromText, plainTextItems } from '../text/plain-text.ts';
 import type { PositionedText, TextEngine } from '../text/types.ts';
 import { type DocumentRecord, getDocument } from './documents.ts';
 
@@ -67,7 +68,12 @@ export async function storedPages(db: Db, documentId: string, page?: number): Pr
     .from(documentPages)
     .where(pagesWhere(documentId, page))
     .orderBy(documentPages.page);
-  return rows.map((r) => ({ ...r, engine: r.engine as TextEngine, items: r.items as PositionedText[] }));
+  return rows.map((r) => {
+    const engine = r.engine as TextEngine;
+    // Pages stored before plain pages stopped storing their lines hold the same items.
+    const items = itemsFollowFromText(engine) ? plainTextItems(r.text) : (r.items as PositionedText[]);
+    return { ...r, engine, items };
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { storableText } from '../db/storable-text.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { failureMessage } from '../scrub-errors.ts';
 import { type BlobStore, readBlob } from '../storage/blob-store.ts';
+import { itemsFollowFromText } from '../text/plain-text.ts';
 import type { DocumentKind, PageProgress, PageText, TextExtraction, TextExtractionLimits } from '../text/types.ts';
 import { TextExtractionError } from '../text/types.ts';
 import { StageProgress } from './document-progress.ts';
@@ -93,14 +94,16 @@ async function markFailed(db: Db, documentId: string, message: string): Promise<
 /**
  * The pages as PostgreSQL can store them: a text layer may hold NULs or broken surrogate pairs,
  * which are dropped (and counted) rather than failing the document. The count is of the pages'
- * text; their positioned items repeat it.
+ * text; their positioned items repeat it. A plain page's items (its lines) are not stored: they
+ * are made again from its text when read (plainTextItems).
  */
 function storablePages(pages: PageText[]): { pages: PageText[]; removed: number } {
   let removed = 0;
   const cleaned = pages.map((page) => {
     const text = storableText(page.text);
     removed += text.removed;
-    const items = page.items.flatMap((item) => {
+    const stored = itemsFollowFromText(page.engine) ? [] : page.items;
+    const items = stored.flatMap((item) => {
       const itemText = storableText(item.text).text;
       return itemText.trim() === '' ? [] : [{ ...item, text: itemText }];
     });

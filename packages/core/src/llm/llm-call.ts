@@ -3,7 +3,7 @@ import { isDomainError, upstreamFailed } from '../errors.ts';
 import { inLlmSpan, setLlmUsage } from './llm-span.ts';
 import type { ModelRef } from './model-ids.ts';
 import type { ModelRegistry, OrgModels } from './model-registry.ts';
-import { assertWithinUsageLimit, recordUsage, type TokenUsage, tokenUsage } from './usage.ts';
+import { assertWithinUsageLimit, type TokenUsage, tokenUsage, type UsageEntry, usageEntryOf, writeUsage } from './usage.ts';
 
 export interface LlmCallRequest {
   orgId: string;
@@ -19,6 +19,13 @@ export interface LlmCallRequest {
    * reads them once per run); the month's spend is read at every call all the same.
    */
   models?: OrgModels;
+  /**
+   * Takes the call's usage entry instead of the ledger taking it at once, for a caller that
+   * writes it with a statement of its own (an agent step's commit: one round trip fewer a step).
+   * Such a caller must write it, also when its work fails after the call. The month's spend a
+   * later call checks then counts it once it is written.
+   */
+  ledger?: (entry: UsageEntry) => void;
 }
 
 /** What a call gets to talk to the model with; pass maxRetries and timeout on to the AI SDK. */
@@ -55,14 +62,18 @@ export async function callLlm<T>(
   const models = request.models ?? (await registry.snapshot(request.orgId));
   await assertWithinUsageLimit(registry.db, request.orgId, models.settings);
   const { ref, model } = registry.resolveIn(models, request.model);
-  const record = (usage: TokenUsage) =>
-    recordUsage(registry.db, {
+  const record = async (usage: TokenUsage) => {
+    const entry = usageEntryOf({
       orgId: request.orgId,
       model: ref,
       operation: request.operation,
       documentId: request.documentId ?? (request.subject?.kind === 'document' ? request.subject.id : undefined),
       usage,
     });
+    if (request.ledger) request.ledger(entry);
+    else await writeUsage(registry.db, entry);
+    return entry.costUsd;
+  };
   // What a failed call had spent already: the provider answered, then the answer failed.
   let spent: LanguageModelUsage | undefined;
   let outcome: LlmCallOutcome<T>;

@@ -1,5 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
-import { and, eq, gte, sql, sum } from 'drizzle-orm';
+import { and, eq, gte, type SQL, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { usageLedger } from '../db/schema.ts';
 import { usageLimitReached } from '../errors.ts';
@@ -82,18 +82,37 @@ export interface UsageRecord {
   usage: TokenUsage;
 }
 
-export async function recordUsage(db: Db, record: UsageRecord): Promise<number | null> {
-  const costUsd = estimateCost(record.model, record.usage);
-  await db.insert(usageLedger).values({
+/** One row of the usage ledger, priced, ready to be written now or with another statement. */
+export type UsageEntry = typeof usageLedger.$inferInsert & { costUsd: number | null };
+
+export function usageEntryOf(record: UsageRecord): UsageEntry {
+  return {
     id: newId(),
     orgId: record.orgId,
     model: record.model.id,
     operation: record.operation,
     documentId: record.documentId ?? null,
     ...record.usage,
-    costUsd,
-  });
-  return costUsd;
+    costUsd: estimateCost(record.model, record.usage),
+  };
+}
+
+const usageInsert = (db: Db, entries: UsageEntry[]) => db.insert(usageLedger).values(entries);
+
+export async function writeUsage(db: Db, entry: UsageEntry): Promise<void> {
+  await usageInsert(db, [entry]);
+}
+
+/** Writes the record; answers its estimated cost. */
+export async function recordUsage(db: Db, record: UsageRecord): Promise<number | null> {
+  const entry = usageEntryOf(record);
+  await writeUsage(db, entry);
+  return entry.costUsd;
+}
+
+/** The statement that writes `entries`, for another statement to carry (an agent step's commit). */
+export function usageStatement(db: Db, entries: UsageEntry[]): SQL {
+  return usageInsert(db, entries).getSQL();
 }
 
 export interface UsageSummaryRow {

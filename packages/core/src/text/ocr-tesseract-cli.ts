@@ -1,18 +1,19 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandHost } from './command-host.ts';
 import { joinOcrLines, type OcrResult, type OcrSession } from './ocr.ts';
 import { TextExtractionError } from './types.ts';
-
-const STDERR_TAIL = 500;
 
 /**
  * One OpenMP thread unless the operator says otherwise: on a page at a time, tesseract's
  * threads cost more than they give (measured: 0.40 s a page with 2 threads, 0.25 s with 1),
  * and several documents are read in parallel anyway.
  */
-const tesseractEnv = () => ({ ...process.env, OMP_THREAD_LIMIT: process.env.OMP_THREAD_LIMIT ?? '1' });
+const tesseractEnv = (): Record<string, string> => ({
+  OMP_THREAD_LIMIT: process.env.OMP_THREAD_LIMIT ?? '1',
+  ...(process.env.TESSDATA_PREFIX ? { TESSDATA_PREFIX: process.env.TESSDATA_PREFIX } : {}),
+});
 
 /** Leptonica's words for an image it could not decode. */
 const UNDECODABLE = /pixRead|cannot be read|Unsupported image type|libpng error|jpeg error/i;
@@ -31,27 +32,27 @@ function failure(code: number | null, stderr: string): TextExtractionError {
   );
 }
 
-/** Runs `tesseract <file> stdout tsv` and returns the TSV it prints. */
-function runTesseract(input: string, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', [input, 'stdout', '-l', 'eng', 'tsv'], {
-      signal,
+/** Runs `tesseract <file> stdout tsv` (through the command host) and returns the TSV it prints. */
+async function runTesseract(input: string, signal: AbortSignal): Promise<string> {
+  const decoder = new TextDecoder();
+  let tsv = '';
+  let exit: { code: number | null; stderr: string };
+  try {
+    exit = await commandHost.run('tesseract', [input, 'stdout', '-l', 'eng', 'tsv'], {
+      input: new Uint8Array(),
       env: tesseractEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
+      onOutput: (chunk) => {
+        tsv += decoder.decode(chunk, { stream: true });
+      },
     });
-    const out: Buffer[] = [];
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => {
-      err = (err + d.toString()).slice(-STDERR_TAIL);
-    });
-    child.on('error', (error) => reject(signal.aborted ? signal.reason : error));
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      // The temporary path means nothing to the person reading the message.
-      else reject(failure(code, err.replaceAll(input, 'the image')));
-    });
-  });
+  } catch (error) {
+    throw signal.aborted ? signal.reason : error;
+  }
+  if (signal.aborted) throw signal.reason;
+  // The temporary path means nothing to the person reading the message.
+  if (exit.code !== 0) throw failure(exit.code, exit.stderr.replaceAll(input, 'the image'));
+  return tsv + decoder.decode();
 }
 
 /**

@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { needsOcr } from './pdf-text-layer.ts';
 import { insidePage, type TextRun, textOfRuns } from './pdf-text-lines.ts';
 import { looksTruncated, TRUNCATED_PDF_MESSAGE } from './pdf-truncation.ts';
@@ -14,6 +11,7 @@ import { type PageText, TextExtractionError } from './types.ts';
  * `-raw` keeps the content stream's order, the order pdf.js gives, so that one line
  * grouping serves both engines; `-cropbox` measures pages by the crop box, as pdf.js's
  * viewport does, so boxes share its origin (top-left of the visible page, y downwards).
+ * Both read the PDF from their stdin: no copy of it is written to disk.
  */
 
 /** pdftotext -bbox prints about 100 bytes a word: room for 2,000 dense pages. */
@@ -26,29 +24,30 @@ export interface PopplerPage extends PageText {
   needsOcr: boolean;
 }
 
-/** The reason and words a person can act on, from poppler's stderr (the file's path left out). */
-function unreadable(stderr: string, code: number | null, file: string): TextExtractionError {
+/** The reason and words a person can act on, from poppler's stderr. */
+function unreadable(stderr: string, code: number | null): TextExtractionError {
   if (/Incorrect password/i.test(stderr)) {
     return new TextExtractionError('encrypted', 'The PDF is password-protected; upload an unprotected copy.');
   }
-  const lines = stderr.replaceAll(file, 'the PDF').trim().split('\n').filter(Boolean);
+  const lines = stderr.trim().split('\n').filter(Boolean);
   const detail = lines.at(-1)?.replace(/^(Syntax |Internal |Command Line )?Error( \(\d+\))?: /, '') ?? `exit code ${code}`;
   return new TextExtractionError('malformed', `The PDF cannot be read (${detail}); upload a valid copy.`);
 }
 
 /** Page count and the rotation of each page up to `maxPages`, from `pdfinfo -f 1 -l maxPages`. */
 async function pageInfo(
-  file: string,
+  bytes: Uint8Array,
   maxPages: number,
   signal: AbortSignal,
 ): Promise<{ pageCount: number; rotation: Map<number, number> }> {
-  const out: Buffer[] = [];
-  const { code, stderr } = await runPopplerCommand('pdfinfo', ['-f', '1', '-l', String(maxPages), file], {
+  const out: Uint8Array[] = [];
+  const { code, stderr } = await runPopplerCommand('pdfinfo', ['-f', '1', '-l', String(maxPages), '-'], {
+    input: bytes,
     signal,
     maxOutputBytes: pdfinfoOutputLimit(maxPages),
     onOutput: (chunk) => out.push(chunk),
   });
-  if (code !== 0) throw unreadable(stderr, code, file);
+  if (code !== 0) throw unreadable(stderr, code);
   const info = Buffer.concat(out).toString('utf8');
   const pages = /^Pages:\s+(\d+)$/m.exec(info);
   if (!pages) throw new Error(`pdfinfo did not print the page count; is it poppler's pdfinfo? It printed: ${info.slice(0, 200)}`);
@@ -88,73 +87,64 @@ function pageText(n: number, raw: BboxPage, rotation: number): PopplerPage {
   };
 }
 
-/**
- * Every page's text layer, read by poppler from a private copy of the bytes (a folder of
- * mode 0700, removed whatever happens). Pages with too little text are flagged for OCR.
- */
+/** Every page's text layer, read by poppler. Pages with too little text are flagged for OCR. */
 export async function readPdfTextWithPoppler(
   bytes: Uint8Array,
   options: { maxPages: number; signal: AbortSignal },
 ): Promise<{ pageCount: number; pages: PopplerPage[] }> {
   if (looksTruncated(bytes)) throw new TextExtractionError('malformed', TRUNCATED_PDF_MESSAGE);
-  const dir = await mkdtemp(join(tmpdir(), 'docagent-pdf-'));
+  // pdfinfo and pdftotext run side by side (a document's fixed cost is two process starts);
+  // pdftotext stops at the page limit and is stopped when pdfinfo finds the PDF over it.
+  const stopText = new AbortController();
+  const textSignal = AbortSignal.any([options.signal, stopText.signal]);
+  // Pages are turned into text as they arrive. Before pdfinfo has given the rotations, a page
+  // is taken as unturned (most are) and kept, to be made again if it is turned a quarter.
+  const pages: PopplerPage[] = [];
+  let rotation: Map<number, number> | undefined;
+  const early: BboxPage[] = [];
+  const reader = new PdftotextBboxReader((raw) => {
+    if (!rotation) early.push(raw);
+    pages.push(pageText(pages.length + 1, raw, rotation?.get(pages.length + 1) ?? 0));
+  });
+  const decoder = new TextDecoder('utf-8');
+  const text = runPopplerCommand(
+    'pdftotext',
+    ['-bbox', '-raw', '-cropbox', '-l', String(options.maxPages), '-enc', 'UTF-8', '-', '-'],
+    {
+      input: bytes,
+      signal: textSignal,
+      maxOutputBytes: MAX_TEXT_OUTPUT_BYTES,
+      onOutput: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
+    },
+  );
+  // Awaited below unless pdfinfo's answer ends the read first.
+  text.catch(() => {});
+  let info: Awaited<ReturnType<typeof pageInfo>>;
   try {
-    const file = join(dir, 'document.pdf');
-    await writeFile(file, bytes, { mode: 0o600 });
-    // pdfinfo and pdftotext run side by side (a document's fixed cost is two process starts);
-    // pdftotext stops at the page limit and is stopped when pdfinfo finds the PDF over it.
-    const stopText = new AbortController();
-    const textSignal = AbortSignal.any([options.signal, stopText.signal]);
-    // Pages are turned into text as they arrive. Before pdfinfo has given the rotations, a page
-    // is taken as unturned (most are) and kept, to be made again if it is turned a quarter.
-    const pages: PopplerPage[] = [];
-    let rotation: Map<number, number> | undefined;
-    const early: BboxPage[] = [];
-    const reader = new PdftotextBboxReader((raw) => {
-      if (!rotation) early.push(raw);
-      pages.push(pageText(pages.length + 1, raw, rotation?.get(pages.length + 1) ?? 0));
-    });
-    const decoder = new TextDecoder('utf-8');
-    const text = runPopplerCommand(
-      'pdftotext',
-      ['-bbox', '-raw', '-cropbox', '-l', String(options.maxPages), '-enc', 'UTF-8', file, '-'],
-      {
-        signal: textSignal,
-        maxOutputBytes: MAX_TEXT_OUTPUT_BYTES,
-        onOutput: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
-      },
-    );
-    // Awaited below unless pdfinfo's answer ends the read first.
-    text.catch(() => {});
-    let info: Awaited<ReturnType<typeof pageInfo>>;
-    try {
-      info = await pageInfo(file, options.maxPages, options.signal);
-    } catch (error) {
-      stopText.abort();
-      throw error;
-    }
-    const { pageCount } = info;
-    if (pageCount > options.maxPages) {
-      stopText.abort();
-      throw new TextExtractionError(
-        'too_many_pages',
-        `The PDF has ${pageCount} pages; the limit is ${options.maxPages}. Split it into smaller files and upload those.`,
-      );
-    }
-    rotation = info.rotation;
-    early.forEach((raw, i) => {
-      if ((info.rotation.get(i + 1) ?? 0) % 180 !== 0) pages[i] = pageText(i + 1, raw, info.rotation.get(i + 1)!);
-    });
-    early.length = 0;
-    const { code, stderr } = await text;
-    if (code !== 0) throw unreadable(stderr, code, file);
-    reader.push(decoder.decode());
-    reader.end();
-    if (pages.length !== pageCount) {
-      throw new Error(`pdftotext printed ${pages.length} pages where pdfinfo counted ${pageCount}`);
-    }
-    return { pageCount, pages };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    info = await pageInfo(bytes, options.maxPages, options.signal);
+  } catch (error) {
+    stopText.abort();
+    throw error;
   }
+  const { pageCount } = info;
+  if (pageCount > options.maxPages) {
+    stopText.abort();
+    throw new TextExtractionError(
+      'too_many_pages',
+      `The PDF has ${pageCount} pages; the limit is ${options.maxPages}. Split it into smaller files and upload those.`,
+    );
+  }
+  rotation = info.rotation;
+  early.forEach((raw, i) => {
+    if ((info.rotation.get(i + 1) ?? 0) % 180 !== 0) pages[i] = pageText(i + 1, raw, info.rotation.get(i + 1)!);
+  });
+  early.length = 0;
+  const { code, stderr } = await text;
+  if (code !== 0) throw unreadable(stderr, code);
+  reader.push(decoder.decode());
+  reader.end();
+  if (pages.length !== pageCount) {
+    throw new Error(`pdftotext printed ${pages.length} pages where pdfinfo counted ${pageCount}`);
+  }
+  return { pageCount, pages };
 }

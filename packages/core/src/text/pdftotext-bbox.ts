@@ -30,8 +30,11 @@ const ENTITIES: Record<string, string> = { amp: '&', apos: "'", quot: '"', lt: '
 const decodeEntities = (text: string) =>
   text.includes('&') ? text.replace(/&(amp|apos|quot|lt|gt);/g, (_, name: string) => ENTITIES[name]!) : text;
 
-/** How poppler prints a word's tag; matched whole, it spares a map of attributes per word. */
-const WORD_TAG = /^word xMin="([^"]*)" yMin="([^"]*)" xMax="([^"]*)" yMax="([^"]*)"$/;
+/**
+ * How poppler prints a word, tags and text at once: matched whole where it starts (most of the
+ * output), it spares a map of attributes and the text's own pass. Anything else goes tag by tag.
+ */
+const WHOLE_WORD = /<word xMin="([^"]*)" yMin="([^"]*)" xMax="([^"]*)" yMax="([^"]*)">([^<]*)<\/word>/y;
 
 function attributes(tag: string): Map<string, string> {
   return new Map(Array.from(tag.matchAll(/(\w+)="([^"]*)"/g), ([, name, value]) => [name!, value!]));
@@ -63,6 +66,10 @@ export class PdftotextBboxReader {
     for (;;) {
       const open = this.pending.indexOf('<', at);
       if (open === -1) break;
+      if (!this.word && this.page && this.wholeWord(open)) {
+        at = WHOLE_WORD.lastIndex;
+        continue;
+      }
       const close = this.pending.indexOf('>', open);
       if (close === -1) break;
       if (this.word) this.wordText += this.pending.slice(at, open);
@@ -83,23 +90,34 @@ export class PdftotextBboxReader {
     if (this.page || this.word) throw new Error('pdftotext output ended inside a page; it may have been cut short');
   }
 
+  /** A whole word starting at `open`, added to the page; false when what starts there is not one. */
+  private wholeWord(open: number): boolean {
+    WHOLE_WORD.lastIndex = open;
+    const match = WHOLE_WORD.exec(this.pending);
+    if (!match) return false;
+    const xMin = Number(match[1]);
+    const yMin = Number(match[2]);
+    const xMax = Number(match[3]);
+    const yMax = Number(match[4]);
+    if (!(Number.isFinite(xMin) && Number.isFinite(yMin) && Number.isFinite(xMax) && Number.isFinite(yMax))) return false;
+    this.addWord(match[5]!, xMin, yMin, xMax, yMax);
+    return true;
+  }
+
+  private addWord(raw: string, xMin: number, yMin: number, xMax: number, yMax: number): void {
+    const text = decodeEntities(raw);
+    if (text.trim() !== '') this.page?.words.push({ text, xMin, yMin, xMax, yMax });
+  }
+
   private tag(tag: string): void {
     if (tag === '/word' && this.word) {
-      const text = decodeEntities(this.wordText);
-      if (text.trim() !== '') this.page?.words.push({ text, ...this.word });
+      const { xMin, yMin, xMax, yMax } = this.word;
+      this.addWord(this.wordText, xMin, yMin, xMax, yMax);
       this.word = undefined;
     } else if (tag === '/page' && this.page) {
       this.onPage(this.page);
       this.page = undefined;
     } else if (tag.startsWith('word ') && this.page) {
-      const usual = WORD_TAG.exec(tag);
-      const box4 = usual ? usual.slice(1).map(Number) : undefined;
-      if (box4?.every(Number.isFinite)) {
-        const [xMin, yMin, xMax, yMax] = box4 as [number, number, number, number];
-        this.word = { xMin, yMin, xMax, yMax };
-        this.wordText = '';
-        return;
-      }
       const attrs = attributes(tag);
       const box = (name: string) => numberAttribute(attrs, name, 'word');
       this.word = { xMin: box('xMin'), yMin: box('yMin'), xMax: box('xMax'), yMax: box('yMax') };

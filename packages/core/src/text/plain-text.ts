@@ -1,16 +1,26 @@
-import { type PageText, type TextExtraction, TextExtractionError } from './types.ts';
+import { type PageText, type PositionedText, type TextEngine, type TextExtraction, TextExtractionError } from './types.ts';
+
+const linesOf = (text: string) => (text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n'));
+
+/** Whether a page's positioned items follow from its text (and so are not stored; see plainTextItems). */
+export const itemsFollowFromText = (engine: TextEngine): boolean => engine === 'plain';
 
 /**
- * Text as one page. Its lines are its positioned items (x in characters, y in lines), so that
- * every kind of document offers positions.
+ * A plain page's positioned items: its lines (x in characters, y in lines), so that every kind
+ * of document offers positions. They follow from the text alone, so they are not stored: a
+ * large CSV would otherwise be stored twice over (see storedPages).
  */
+export function plainTextItems(text: string): PositionedText[] {
+  return linesOf(text).flatMap((line, y) => (line.trim() === '' ? [] : [{ text: line, x: 0, y, width: line.length, height: 1 }]));
+}
+
+/** Text as one page, its lines its items. */
 export function plainTextPage(decoded: string, page: number): PageText {
   const text = decoded.replace(/\r\n?/g, '\n');
-  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-  const items = lines.flatMap((line, y) => (line.trim() === '' ? [] : [{ text: line, x: 0, y, width: line.length, height: 1 }]));
+  const lines = linesOf(text);
   // Not Math.max(...lengths): a long CSV has more lines than a function call takes arguments.
   const width = lines.reduce((longest, line) => Math.max(longest, line.length), 0);
-  return { page, text, width, height: lines.length, engine: 'plain', items };
+  return { page, text, width, height: lines.length, engine: 'plain', items: plainTextItems(text) };
 }
 
 /** A text, Markdown or CSV file as one page. */

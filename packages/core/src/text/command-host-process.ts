@@ -1,0 +1,44 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { CommandHostMessage, CommandHostRequest } from './command-host-protocol.ts';
+
+/**
+ * The command host's own process: it starts the commands the server asks for (no shell), writes
+ * their input to their stdin and sends back their output as it comes. It is a small process, so
+ * starting a command here costs little; in the server, Node's spawn forks the whole server.
+ */
+
+const STDERR_TAIL = 500;
+const running = new Map<number, ChildProcess>();
+const send = (message: CommandHostMessage) => process.send?.(message);
+
+function run({ id, command, args, input, path, env }: Extract<CommandHostRequest, { type: 'run' }>): void {
+  let stderr = '';
+  let error: string | undefined;
+  const child = spawn(command, args, { env: { ...env, PATH: path }, stdio: ['pipe', 'pipe', 'pipe'] });
+  running.set(id, child);
+  // A command that ends before reading all of its input breaks the pipe; its exit says why.
+  child.stdin.on('error', () => {});
+  child.stdin.end(input);
+  child.stdout.on('data', (chunk: Buffer) => send({ type: 'output', id, chunk }));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+  });
+  child.on('error', (failure) => {
+    error = failure.message;
+  });
+  child.on('close', (code) => {
+    running.delete(id);
+    send({ type: 'exit', id, code, stderr, ...(error !== undefined ? { error } : {}) });
+  });
+}
+
+process.on('message', (request: CommandHostRequest) => {
+  if (request.type === 'run') run(request);
+  else running.get(request.id)?.kill('SIGKILL');
+});
+// The server is gone: so is what it started.
+process.on('disconnect', () => {
+  for (const child of running.values()) child.kill('SIGKILL');
+  process.exit(0);
+});
+send({ type: 'ready' });
