@@ -27,6 +27,7 @@ export * from './data/sql/sql-runner-pool.ts';
 export * from './db/database.ts';
 export * from './db/migrate.ts';
 export * as tables from './db/schema.ts';
+export * from './db/snapshot.ts';
 export * from './display-names.ts';
 export { type DocumentProgress, PROGRESS_STAGES, type ProgressStage } from './documents/document-progress.ts';
 export * from './documents/document-text.ts';

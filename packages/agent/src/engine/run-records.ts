@@ -1,4 +1,4 @@
-import { type Db, forbidden, newId, notFound, type OrgAccess, tables } from '@docagent/core';
+import { type Db, forbidden, inOneSnapshot, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { TurnUsage } from './events.ts';
 import type { Subject } from './pack.ts';
@@ -20,17 +20,17 @@ export async function listRunRecords(
 ): Promise<{ records: RunRecord[]; total: number }> {
   requireAdmin(access);
   const where = eq(agentRunRecords.orgId, access.orgId);
-  const [records, [total]] = await Promise.all([
-    db
+  return inOneSnapshot(db, async (snapshot) => {
+    const records = await snapshot
       .select()
       .from(agentRunRecords)
       .where(where)
       .orderBy(desc(agentRunRecords.createdAt), desc(agentRunRecords.id))
       .offset(page.skip)
-      .limit(page.limit),
-    db.select({ n: count() }).from(agentRunRecords).where(where),
-  ]);
-  return { records, total: total?.n ?? 0 };
+      .limit(page.limit);
+    const [total] = await snapshot.select({ n: count() }).from(agentRunRecords).where(where);
+    return { records, total: total?.n ?? 0 };
+  });
 }
 
 export async function getRunRecord(db: Db, access: OrgAccess, runId: string): Promise<RunRecord> {

@@ -8,6 +8,7 @@ import {
   type DocumentState,
   documents,
 } from '../db/schema.ts';
+import { inOneSnapshot } from '../db/snapshot.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { escapeLike } from '../sql-text.ts';
@@ -122,22 +123,17 @@ export async function listDocuments(
     );
   }
   const where = and(...conditions);
-  // One snapshot for the page and the count: read apart, an upload committing between them
-  // answered "0 of 1", and a page with no busy document never asked again.
-  return db.transaction(
-    async (tx) => {
-      const rows = await tx
-        .select()
-        .from(documents)
-        .where(where)
-        .orderBy(desc(documents.uploadedAt), desc(documents.id))
-        .offset(query.skip)
-        .limit(query.limit);
-      const [total] = await tx.select({ n: count() }).from(documents).where(where);
-      return { documents: rows, total: total?.n ?? 0 };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+  return inOneSnapshot(db, async (snapshot) => {
+    const rows = await snapshot
+      .select()
+      .from(documents)
+      .where(where)
+      .orderBy(desc(documents.uploadedAt), desc(documents.id))
+      .offset(query.skip)
+      .limit(query.limit);
+    const [total] = await snapshot.select({ n: count() }).from(documents).where(where);
+    return { documents: rows, total: total?.n ?? 0 };
+  });
 }
 
 export async function updateDocument(

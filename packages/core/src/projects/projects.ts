@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { documents, notes, organizations, projectDocuments, projects } from '../db/schema.ts';
+import { inOneSnapshot } from '../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
@@ -154,19 +155,21 @@ export async function listProjects(
   const conditions = [eq(projects.orgId, orgId)];
   if (page.nameSearch) conditions.push(ilike(projects.name, `%${escapeLike(page.nameSearch)}%`));
   const where = and(...conditions);
-  const rows = await db
-    .select(summaryColumns)
-    .from(projects)
-    .where(where)
-    .orderBy(desc(projects.createdAt), desc(projects.id))
-    .offset(page.skip)
-    .limit(page.limit);
-  const [total] = await db.select({ n: count() }).from(projects).where(where);
-  const linked = await documentsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { projects: rows.map((r) => ({ ...r, documents: linked.get(r.id) ?? [] })), total: total?.n ?? 0 };
+  return inOneSnapshot(db, async (snapshot) => {
+    const rows = await snapshot
+      .select(summaryColumns)
+      .from(projects)
+      .where(where)
+      .orderBy(desc(projects.createdAt), desc(projects.id))
+      .offset(page.skip)
+      .limit(page.limit);
+    const [total] = await snapshot.select({ n: count() }).from(projects).where(where);
+    const linked = await documentsOf(
+      snapshot,
+      rows.map((r) => r.id),
+    );
+    return { projects: rows.map((r) => ({ ...r, documents: linked.get(r.id) ?? [] })), total: total?.n ?? 0 };
+  });
 }
 
 /** Creates an empty project; its name must not be taken in the organization, whatever its case. */

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { datasets, datasetTables, organizations } from '../../db/schema.ts';
+import { inOneSnapshot } from '../../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
@@ -129,19 +130,21 @@ export async function listDatasets(
   const conditions = [eq(datasets.orgId, orgId)];
   if (query.nameSearch) conditions.push(ilike(datasets.name, `%${escapeLike(query.nameSearch)}%`));
   const where = and(...conditions);
-  const rows = await db
-    .select()
-    .from(datasets)
-    .where(where)
-    .orderBy(desc(sql`${datasets.id} = ${extractionsDatasetRowId(orgId)}`), desc(datasets.createdAt), desc(datasets.id))
-    .offset(query.skip)
-    .limit(query.limit);
-  const [total] = await db.select({ n: count() }).from(datasets).where(where);
-  const tables = await tablesOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { datasets: rows.map((r) => ({ ...r, tables: tables.get(r.id) ?? [] })), total: total?.n ?? 0 };
+  return inOneSnapshot(db, async (snapshot) => {
+    const rows = await snapshot
+      .select()
+      .from(datasets)
+      .where(where)
+      .orderBy(desc(sql`${datasets.id} = ${extractionsDatasetRowId(orgId)}`), desc(datasets.createdAt), desc(datasets.id))
+      .offset(query.skip)
+      .limit(query.limit);
+    const [total] = await snapshot.select({ n: count() }).from(datasets).where(where);
+    const tables = await tablesOf(
+      snapshot,
+      rows.map((r) => r.id),
+    );
+    return { datasets: rows.map((r) => ({ ...r, tables: tables.get(r.id) ?? [] })), total: total?.n ?? 0 };
+  });
 }
 
 /** listDatasets with the built-in extractions dataset brought up to date with the extraction results first. */

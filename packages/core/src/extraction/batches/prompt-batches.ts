@@ -9,6 +9,7 @@ import {
   promptBatchItems,
   promptRevisions,
 } from '../../db/schema.ts';
+import { inOneSnapshot } from '../../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
@@ -230,23 +231,25 @@ export async function listBatchItems(
 ): Promise<{ items: BatchItemRecord[]; total: number }> {
   await getBatch(db, orgId, batchId);
   const where = and(eq(promptBatchItems.batchId, batchId), ...(page.status ? [eq(promptBatchItems.status, page.status)] : []));
-  const rows = await db
-    .select({
-      documentId: promptBatchItems.documentId,
-      documentName: documents.name,
-      status: promptBatchItems.status,
-      error: promptBatchItems.error,
-      attempts: promptBatchItems.attempts,
-      updatedAt: promptBatchItems.updatedAt,
-    })
-    .from(promptBatchItems)
-    .innerJoin(documents, eq(documents.id, promptBatchItems.documentId))
-    .where(where)
-    .orderBy(asc(promptBatchItems.status), asc(documents.name), asc(promptBatchItems.documentId))
-    .offset(page.skip)
-    .limit(page.limit);
-  const counts = await batchCounts(db, batchId);
-  return { items: rows, total: page.status ? counts[page.status] : counts.total };
+  return inOneSnapshot(db, async (snapshot) => {
+    const rows = await snapshot
+      .select({
+        documentId: promptBatchItems.documentId,
+        documentName: documents.name,
+        status: promptBatchItems.status,
+        error: promptBatchItems.error,
+        attempts: promptBatchItems.attempts,
+        updatedAt: promptBatchItems.updatedAt,
+      })
+      .from(promptBatchItems)
+      .innerJoin(documents, eq(documents.id, promptBatchItems.documentId))
+      .where(where)
+      .orderBy(asc(promptBatchItems.status), asc(documents.name), asc(promptBatchItems.documentId))
+      .offset(page.skip)
+      .limit(page.limit);
+    const counts = await batchCounts(snapshot, batchId);
+    return { items: rows, total: page.status ? counts[page.status] : counts.total };
+  });
 }
 
 /** Stops a batch: documents not started are cancelled; ones running finish and keep their outcome. */
