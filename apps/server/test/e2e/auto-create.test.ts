@@ -288,6 +288,9 @@ async function scenario(page: Page): Promise<void> {
   await table.getByRole('link', { name: 'receipt.pdf', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'receipt.pdf' }).waitFor();
   await banner.getByRole('button', { name: 'Reject' }).waitFor({ timeout: EXTRACTION_TIMEOUT_MS });
+  // Reviewed before rejected: the side panel's form has read the proposal's schema. Rejected while
+  // it still reads, the schema is gone under it and the browser logs the 404 the read gets.
+  await sidePanel.locator(`input[value="${INVOICE_VALUES.invoice_number}"]`).first().waitFor();
   page.once('dialog', (dialog) => void dialog.accept());
   await banner.getByRole('button', { name: 'Reject' }).click();
   await agent.getByText('Auto-create proposal rejected').waitFor();

@@ -77,6 +77,8 @@ export interface BrowserProblems {
   allow(matches: (problem: BrowserProblem) => boolean): void;
   /** Fails on any problem so far that is not allowed. */
   assertNone(): void;
+  /** The problems so far that are not allowed. */
+  unexpected(): BrowserProblem[];
 }
 
 /** Records the page's problems from now on, its workers' included. */
@@ -90,12 +92,13 @@ export async function watchBrowserProblems(page: Page): Promise<BrowserProblems>
     if (message.type() === 'error') seen.push({ kind: 'console', text: message.text(), url: message.location().url });
   });
   page.on('pageerror', (error) => seen.push({ kind: 'page', text: error.stack ?? error.message, url: '' }));
+  const unexpected = () => seen.filter((problem) => !allowed.some((matches) => matches(problem)));
   return {
     allow: (matches) => allowed.push(matches),
     assertNone() {
-      const unexpected = seen.filter((problem) => !allowed.some((matches) => matches(problem)));
-      assert.deepEqual(unexpected, [], 'no console errors, page errors or Content-Security-Policy violations');
+      assert.deepEqual(unexpected(), [], 'no console errors, page errors or Content-Security-Policy violations');
     },
+    unexpected,
   };
 }
 
@@ -169,7 +172,8 @@ export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url)
 
 /**
  * Runs a scenario on a new page of that size, and fails it on any browser problem it did not
- * allow; when it fails, a full-page screenshot `<name>-failure-<database>.png` is left in ARTIFACTS.
+ * allow; when it fails, a full-page screenshot `<name>-failure-<database>.png` is left in ARTIFACTS
+ * and the error names the browser problems seen until then.
  */
 export async function runScenario(
   browser: Browser,
@@ -186,6 +190,11 @@ export async function runScenario(
     problems.assertNone();
   } catch (error) {
     await page.screenshot({ path: join(ARTIFACTS, `${name}-failure-${testDatabaseKind()}.png`), fullPage: true });
+    // A step that timed out waiting for the page often has its cause here (a failed request).
+    const before = problems.unexpected();
+    if (error instanceof Error && !(error instanceof assert.AssertionError) && before.length > 0) {
+      error.message += `\nBrowser problems before it failed: ${JSON.stringify(before, null, 2)}`;
+    }
     throw error;
   }
 }
