@@ -1,5 +1,5 @@
-import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
+import { FreshAfterWriteQueryClient } from './freshAfterWriteQueryClient';
 
 const maxRetries = 2;
 
@@ -9,7 +9,7 @@ function isRetryable(error: Error): boolean {
   return !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
 }
 
-export const queryClient = new QueryClient({
+export const queryClient = new FreshAfterWriteQueryClient({
   defaultOptions: {
     queries: {
       retry: (failureCount, error) => failureCount < maxRetries && isRetryable(error),
