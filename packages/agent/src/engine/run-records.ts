@@ -1,5 +1,5 @@
-import { type Db, forbidden, inOneSnapshot, newId, notFound, type OrgAccess, tables } from '@docagent/core';
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { type Db, forbidden, newId, notFound, type OrgAccess, pageOfTable, tables } from '@docagent/core';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { TurnUsage } from './events.ts';
 import type { Subject } from './pack.ts';
 import type { AuditedCall, Turn } from './turn-state.ts';
@@ -20,17 +20,14 @@ export async function listRunRecords(
 ): Promise<{ records: RunRecord[]; total: number }> {
   requireAdmin(access);
   const where = eq(agentRunRecords.orgId, access.orgId);
-  return inOneSnapshot(db, async (snapshot) => {
-    const records = await snapshot
-      .select()
-      .from(agentRunRecords)
-      .where(where)
-      .orderBy(desc(agentRunRecords.createdAt), desc(agentRunRecords.id))
-      .offset(page.skip)
-      .limit(page.limit);
-    const [total] = await snapshot.select({ n: count() }).from(agentRunRecords).where(where);
-    return { records, total: total?.n ?? 0 };
-  });
+  const { rows: records, total } = await pageOfTable(
+    db,
+    agentRunRecords,
+    where,
+    [desc(agentRunRecords.createdAt), desc(agentRunRecords.id)],
+    page,
+  );
+  return { records, total };
 }
 
 export async function getRunRecord(db: Db, access: OrgAccess, runId: string): Promise<RunRecord> {

@@ -1,5 +1,6 @@
-import { and, arrayContains, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pageOfTable } from '../db/page-with-total.ts';
 import {
   type AutoCreateStatus,
   agentThreads,
@@ -8,7 +9,6 @@ import {
   type DocumentState,
   documents,
 } from '../db/schema.ts';
-import { inOneSnapshot } from '../db/snapshot.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { escapeLike } from '../sql-text.ts';
@@ -123,17 +123,8 @@ export async function listDocuments(
     );
   }
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select()
-      .from(documents)
-      .where(where)
-      .orderBy(desc(documents.uploadedAt), desc(documents.id))
-      .offset(query.skip)
-      .limit(query.limit);
-    const [total] = await snapshot.select({ n: count() }).from(documents).where(where);
-    return { documents: rows, total: total?.n ?? 0 };
-  });
+  const page = await pageOfTable(db, documents, where, [desc(documents.uploadedAt), desc(documents.id)], query);
+  return { documents: page.rows, total: page.total };
 }
 
 export async function updateDocument(

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pageWithTotal, totalColumn } from '../db/page-with-total.ts';
 import { documents, notes, organizations, projectDocuments, projects } from '../db/schema.ts';
-import { inOneSnapshot } from '../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
@@ -155,21 +155,23 @@ export async function listProjects(
   const conditions = [eq(projects.orgId, orgId)];
   if (page.nameSearch) conditions.push(ilike(projects.name, `%${escapeLike(page.nameSearch)}%`));
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select(summaryColumns)
+  const counted = db.select({ n: count() }).from(projects).where(where);
+  const { rows, total } = await pageWithTotal(
+    await db
+      .select({ ...summaryColumns, total: totalColumn(counted) })
       .from(projects)
       .where(where)
       .orderBy(desc(projects.createdAt), desc(projects.id))
       .offset(page.skip)
-      .limit(page.limit);
-    const [total] = await snapshot.select({ n: count() }).from(projects).where(where);
-    const linked = await documentsOf(
-      snapshot,
-      rows.map((r) => r.id),
-    );
-    return { projects: rows.map((r) => ({ ...r, documents: linked.get(r.id) ?? [] })), total: total?.n ?? 0 };
-  });
+      .limit(page.limit),
+    page.skip,
+    () => counted,
+  );
+  const linked = await documentsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { projects: rows.map((r) => ({ ...r, documents: linked.get(r.id) ?? [] })), total };
 }
 
 /** Creates an empty project; its name must not be taken in the organization, whatever its case. */

@@ -1,7 +1,7 @@
 import { and, arrayContains, arrayOverlaps, count, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pageWithTotal, totalColumn } from '../db/page-with-total.ts';
 import { promptRevisions, prompts } from '../db/schema.ts';
-import { inOneSnapshot } from '../db/snapshot.ts';
 import { checkTagIds, getDocument } from '../documents/documents.ts';
 import { conflict, invalidInput, notFound } from '../errors.ts';
 import { settleExtractionStates } from '../extraction/extraction-state.ts';
@@ -208,22 +208,25 @@ export async function listPrompts(
   if (query.nameSearch) conditions.push(ilike(promptRevisions.name, `%${escapeLike(query.nameSearch)}%`));
   if (query.tagIds?.length) conditions.push(arrayContains(promptRevisions.tagIds, query.tagIds));
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select({ ...columns, autoCreatePendingDocumentId: prompts.autoCreatePendingDocumentId })
-      .from(promptRevisions)
-      .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
-      .where(where)
-      .orderBy(desc(promptRevisions.createdAt), desc(promptRevisions.id))
-      .offset(query.skip)
-      .limit(query.limit);
-    const [total] = await snapshot
-      .select({ n: count() })
-      .from(promptRevisions)
-      .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
-      .where(where);
-    return { prompts: rows, total: total?.n ?? 0 };
-  });
+  const counted = db
+    .select({ n: count() })
+    .from(promptRevisions)
+    .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
+    .where(where);
+  const rows = await db
+    .select({
+      ...columns,
+      autoCreatePendingDocumentId: prompts.autoCreatePendingDocumentId,
+      total: totalColumn(counted),
+    })
+    .from(promptRevisions)
+    .innerJoin(prompts, eq(prompts.id, promptRevisions.promptId))
+    .where(where)
+    .orderBy(desc(promptRevisions.createdAt), desc(promptRevisions.id))
+    .offset(query.skip)
+    .limit(query.limit);
+  const page = await pageWithTotal(rows, query.skip, () => counted);
+  return { prompts: page.rows, total: page.total };
 }
 
 export async function listPromptVersions(db: Db, orgId: string, promptId: string): Promise<PromptRevision[]> {

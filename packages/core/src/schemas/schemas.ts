@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pageWithTotal, totalColumn } from '../db/page-with-total.ts';
 import { promptRevisions, prompts, schemaRevisions, schemas } from '../db/schema.ts';
-import { inOneSnapshot } from '../db/snapshot.ts';
 import { conflict, DomainError, invalidInput, notFound } from '../errors.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
 import { newId } from '../ids.ts';
@@ -164,22 +164,24 @@ export async function listSchemas(
   const conditions = [eq(schemas.orgId, orgId), isLatest];
   if (query.nameSearch) conditions.push(ilike(schemaRevisions.name, `%${escapeLike(query.nameSearch)}%`));
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select(columns)
+  const counted = db
+    .select({ n: count() })
+    .from(schemaRevisions)
+    .innerJoin(schemas, eq(schemas.id, schemaRevisions.schemaId))
+    .where(where);
+  const { rows, total } = await pageWithTotal(
+    await db
+      .select({ ...columns, total: totalColumn(counted) })
       .from(schemaRevisions)
       .innerJoin(schemas, eq(schemas.id, schemaRevisions.schemaId))
       .where(where)
       .orderBy(desc(schemaRevisions.createdAt), desc(schemaRevisions.id))
       .offset(query.skip)
-      .limit(query.limit);
-    const [total] = await snapshot
-      .select({ n: count() })
-      .from(schemaRevisions)
-      .innerJoin(schemas, eq(schemas.id, schemaRevisions.schemaId))
-      .where(where);
-    return { schemas: rows.map(asRevision), total: total?.n ?? 0 };
-  });
+      .limit(query.limit),
+    query.skip,
+    () => counted,
+  );
+  return { schemas: rows.map(asRevision), total };
 }
 
 /** Every revision of one schema, newest first; old revisions stay readable. */

@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, count, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pageOfTable } from '../db/page-with-total.ts';
 import { documents, organizations, promptRevisions, prompts, tags } from '../db/schema.ts';
-import { inOneSnapshot } from '../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { isLatestPromptRevision } from '../prompts/latest-revision.ts';
@@ -110,17 +110,8 @@ export async function listTags(db: Db, orgId: string, query: TagListQuery): Prom
   const conditions = [eq(tags.orgId, orgId)];
   if (query.nameSearch) conditions.push(ilike(tags.name, `%${escapeLike(query.nameSearch)}%`));
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select()
-      .from(tags)
-      .where(where)
-      .orderBy(sql`lower(${tags.name})`, asc(tags.name), asc(tags.id))
-      .offset(query.skip)
-      .limit(query.limit);
-    const [total] = await snapshot.select({ n: count() }).from(tags).where(where);
-    return { tags: rows, total: total?.n ?? 0 };
-  });
+  const page = await pageOfTable(db, tags, where, [sql`lower(${tags.name})`, asc(tags.name), asc(tags.id)], query);
+  return { tags: page.rows, total: page.total };
 }
 
 /** Changes what differs from the tag as it is; a request that changes nothing leaves updatedAt alone. */

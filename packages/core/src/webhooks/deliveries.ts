@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pageOfTable } from '../db/page-with-total.ts';
 import { type WEBHOOK_DELIVERY_STATUSES, webhookDeliveries } from '../db/schema.ts';
-import { inOneSnapshot } from '../db/snapshot.ts';
 import { storableText } from '../db/storable-text.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { OrgAccess } from '../identity/access.ts';
@@ -158,17 +158,14 @@ export async function listWebhookDeliveries(
     eq(webhookDeliveries.endpointId, endpointId),
     page.status === undefined ? undefined : eq(webhookDeliveries.status, page.status),
   );
-  return inOneSnapshot(s.db, async (snapshot) => {
-    const rows = await snapshot
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .offset(page.skip)
-      .limit(page.limit);
-    const [total] = await snapshot.select({ n: count() }).from(webhookDeliveries).where(where);
-    return { deliveries: rows.map(toDelivery), total: total?.n ?? 0 };
-  });
+  const { rows, total } = await pageOfTable(
+    s.db,
+    webhookDeliveries,
+    where,
+    [desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)],
+    page,
+  );
+  return { deliveries: rows.map(toDelivery), total };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { pageOfTable } from '../../db/page-with-total.ts';
 import { datasets, datasetTables, organizations } from '../../db/schema.ts';
-import { inOneSnapshot } from '../../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
@@ -130,21 +130,14 @@ export async function listDatasets(
   const conditions = [eq(datasets.orgId, orgId)];
   if (query.nameSearch) conditions.push(ilike(datasets.name, `%${escapeLike(query.nameSearch)}%`));
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select()
-      .from(datasets)
-      .where(where)
-      .orderBy(desc(sql`${datasets.id} = ${extractionsDatasetRowId(orgId)}`), desc(datasets.createdAt), desc(datasets.id))
-      .offset(query.skip)
-      .limit(query.limit);
-    const [total] = await snapshot.select({ n: count() }).from(datasets).where(where);
-    const tables = await tablesOf(
-      snapshot,
-      rows.map((r) => r.id),
-    );
-    return { datasets: rows.map((r) => ({ ...r, tables: tables.get(r.id) ?? [] })), total: total?.n ?? 0 };
-  });
+  // The organization's extractions dataset first, then the newest.
+  const order = [desc(sql`${datasets.id} = ${extractionsDatasetRowId(orgId)}`), desc(datasets.createdAt), desc(datasets.id)];
+  const { rows, total } = await pageOfTable(db, datasets, where, order, query);
+  const tables = await tablesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { datasets: rows.map((r) => ({ ...r, tables: tables.get(r.id) ?? [] })), total };
 }
 
 /** listDatasets with the built-in extractions dataset brought up to date with the extraction results first. */

@@ -1,7 +1,7 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { pageOfTable } from '../../db/page-with-total.ts';
 import { dataRuns } from '../../db/schema.ts';
-import { inOneSnapshot } from '../../db/snapshot.ts';
 import { notFound } from '../../errors.ts';
 import { datasetRowId } from '../extractions/extractions-dataset.ts';
 import type { DataRunRecord } from './data-runs.ts';
@@ -25,15 +25,6 @@ export async function listDataRuns(
   const conditions = [eq(dataRuns.orgId, orgId)];
   if (query.datasetId !== undefined) conditions.push(eq(dataRuns.datasetId, datasetRowId(orgId, query.datasetId)));
   const where = and(...conditions);
-  return inOneSnapshot(db, async (snapshot) => {
-    const runs = await snapshot
-      .select()
-      .from(dataRuns)
-      .where(where)
-      .orderBy(desc(dataRuns.createdAt), desc(dataRuns.id))
-      .offset(query.skip)
-      .limit(query.limit);
-    const [total] = await snapshot.select({ n: count() }).from(dataRuns).where(where);
-    return { runs, total: total?.n ?? 0 };
-  });
+  const { rows: runs, total } = await pageOfTable(db, dataRuns, where, [desc(dataRuns.createdAt), desc(dataRuns.id)], query);
+  return { runs, total };
 }

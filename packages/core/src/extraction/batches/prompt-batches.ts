@@ -1,5 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { pageWithTotal, totalColumn } from '../../db/page-with-total.ts';
 import {
   BATCH_ITEM_STATUSES,
   type BatchItemStatus,
@@ -9,13 +10,12 @@ import {
   promptBatchItems,
   promptRevisions,
 } from '../../db/schema.ts';
-import { inOneSnapshot } from '../../db/snapshot.ts';
 import { conflict, invalidInput, notFound } from '../../errors.ts';
 import { actorName, type OrgAccess } from '../../identity/access.ts';
 import { newId } from '../../ids.ts';
 import { type PromptRevision, promptRevisionOf } from '../../prompts/prompts.ts';
 import { escapeLike } from '../../sql-text.ts';
-import { type BatchCounts, batchCounts } from './batch-progress.ts';
+import type { BatchCounts } from './batch-progress.ts';
 
 /** Hands a batch's documents to the job queue, one job each. */
 export interface BatchScheduler {
@@ -231,25 +231,26 @@ export async function listBatchItems(
 ): Promise<{ items: BatchItemRecord[]; total: number }> {
   await getBatch(db, orgId, batchId);
   const where = and(eq(promptBatchItems.batchId, batchId), ...(page.status ? [eq(promptBatchItems.status, page.status)] : []));
-  return inOneSnapshot(db, async (snapshot) => {
-    const rows = await snapshot
-      .select({
-        documentId: promptBatchItems.documentId,
-        documentName: documents.name,
-        status: promptBatchItems.status,
-        error: promptBatchItems.error,
-        attempts: promptBatchItems.attempts,
-        updatedAt: promptBatchItems.updatedAt,
-      })
-      .from(promptBatchItems)
-      .innerJoin(documents, eq(documents.id, promptBatchItems.documentId))
-      .where(where)
-      .orderBy(asc(promptBatchItems.status), asc(documents.name), asc(promptBatchItems.documentId))
-      .offset(page.skip)
-      .limit(page.limit);
-    const counts = await batchCounts(snapshot, batchId);
-    return { items: rows, total: page.status ? counts[page.status] : counts.total };
-  });
+  // Items are counted without their documents, as the batch's counts are.
+  const counted = db.select({ n: count() }).from(promptBatchItems).where(where);
+  const rows = await db
+    .select({
+      documentId: promptBatchItems.documentId,
+      documentName: documents.name,
+      status: promptBatchItems.status,
+      error: promptBatchItems.error,
+      attempts: promptBatchItems.attempts,
+      updatedAt: promptBatchItems.updatedAt,
+      total: totalColumn(counted),
+    })
+    .from(promptBatchItems)
+    .innerJoin(documents, eq(documents.id, promptBatchItems.documentId))
+    .where(where)
+    .orderBy(asc(promptBatchItems.status), asc(documents.name), asc(promptBatchItems.documentId))
+    .offset(page.skip)
+    .limit(page.limit);
+  const { rows: items, total } = await pageWithTotal(rows, page.skip, () => counted);
+  return { items, total };
 }
 
 /** Stops a batch: documents not started are cancelled; ones running finish and keep their outcome. */
