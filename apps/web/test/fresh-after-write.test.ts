@@ -5,7 +5,7 @@ import { FreshAfterWriteQueryClient } from '../src/api/freshAfterWriteQueryClien
 
 /**
  * A list whose first read is still on its way when a write lands and invalidates it: the read
- * was answered from before the write. `answer()` lets the oldest read waiting finish.
+ * was answered from before the write. `answerAll()` lets every read waiting finish.
  */
 function slowList() {
   const stored = ['first-start token'];
