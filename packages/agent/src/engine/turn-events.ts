@@ -1,5 +1,5 @@
 import { type Db, tables } from '@docagent/core';
-import { and, asc, eq, gt, max, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, max, type SQL, sql } from 'drizzle-orm';
 import type { AgentEvent, EventSink, StepFrames, TurnOutput } from './events.ts';
 
 const { agentTurnEvents, agentTurns } = tables;
@@ -30,18 +30,22 @@ export class TurnEventLog {
   }
 
   async append(turnId: string, frames: StoredFrame[]): Promise<void> {
-    await this.insertOf(turnId, frames);
+    await this.db.execute(this.statementOf(turnId, frames));
   }
 
-  private insertOf(turnId: string, frames: StoredFrame[]) {
-    return this.db
-      .insert(agentTurnEvents)
-      .values(frames.map((f) => ({ turnId, seq: f.seq, frame: f.event as unknown as Record<string, unknown> })));
-  }
-
-  /** The statement that writes `frames`, for another statement to carry (a step's commit). */
+  /**
+   * The statement that writes `frames`, run alone or carried by another (a step's commit). The
+   * frames go as one JSON array, not as a row of parameters each: a streamed step writes dozens,
+   * and building a VALUES list cost the query builder about 16 µs a row against 7 µs in all.
+   */
   statementOf(turnId: string, frames: StoredFrame[]): SQL {
-    return this.insertOf(turnId, frames).getSQL();
+    const { turnId: turn, seq, frame } = agentTurnEvents;
+    const columns = sql.join(
+      [turn, seq, frame].map((c) => sql.identifier(c.name)),
+      sql`, `,
+    );
+    return sql`insert into ${agentTurnEvents} (${columns})
+      select ${turnId}, (f->>'seq')::int, f->'event' from jsonb_array_elements(${JSON.stringify(frames)}::jsonb) as f`;
   }
 
   /** Writes the frames of one run of a turn, in order. */

@@ -1,7 +1,8 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { type AnyColumn, and, eq, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { WorkingState } from '../tools/tool.ts';
+import { appendedMessages } from './appended-messages.ts';
 import type { Subject } from './pack.ts';
 import {
   checkStateVersion,
@@ -141,7 +142,7 @@ export class TurnStore {
       .update(agentTurns)
       .set({
         ...columnsOf(turn),
-        ...(messages ? { messages: appendedJson(agentTurns.messages, messages.stored, messages.tail) } : {}),
+        ...(messages ? { messages: appendedMessages(agentTurns.messages, messages.stored, messages.tail) } : {}),
       })
       .where(eq(agentTurns.id, turn.id))
       .returning({ stop: agentTurns.stopRequested });
@@ -227,20 +228,13 @@ export class TurnStore {
    * the reason (their thread keeps the steps they finished). Each is ended once, by one reaper.
    */
   async reapOrphans(silentSince: Date, reason: string): Promise<Turn[]> {
-    const reaped: Turn[] = [];
+    // One statement: a row's lock makes a second reaper's UPDATE see it failed and skip it.
     const rows = await this.db
-      .select({ id: agentTurns.id })
-      .from(agentTurns)
-      .where(and(eq(agentTurns.status, 'running'), lt(agentTurns.heartbeatAt, silentSince)));
-    for (const { id } of rows) {
-      const [row] = await this.db
-        .update(agentTurns)
-        .set({ status: 'failed', progress: sql`${agentTurns.progress} || ${JSON.stringify({ error: reason })}::jsonb` })
-        .where(and(eq(agentTurns.id, id), eq(agentTurns.status, 'running'), lt(agentTurns.heartbeatAt, silentSince)))
-        .returning();
-      if (row) reaped.push(toTurn(row));
-    }
-    return reaped;
+      .update(agentTurns)
+      .set({ status: 'failed', progress: sql`${agentTurns.progress} || ${JSON.stringify({ error: reason })}::jsonb` })
+      .where(and(eq(agentTurns.status, 'running'), lt(agentTurns.heartbeatAt, silentSince)))
+      .returning();
+    return rows.map(toTurn);
   }
 
   /**
@@ -292,15 +286,3 @@ const ownedBy = (access: OrgAccess) =>
 
 const isOn = (row: Row, subject: Subject | undefined) =>
   !subject || (row.subjectKind === subject.kind && row.subjectId === subject.id);
-
-/**
- * A JSON array column of `stored.stored` elements with its first `stored.valid` kept and `tail`
- * after them: a plain append when nothing stored changed, so a step does not send a long
- * conversation back whole.
- */
-export function appendedJson(column: AnyColumn, stored: StoredMessages, tail: unknown[]): SQL {
-  const added = sql`${JSON.stringify(tail)}::jsonb`;
-  if (stored.valid === stored.stored) return sql`${column} || ${added}`;
-  if (stored.valid === 0) return added;
-  return sql`jsonb_path_query_array(${column}, ${`$[0 to ${stored.valid - 1}]`}::jsonpath) || ${added}`;
-}

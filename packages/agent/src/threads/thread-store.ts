@@ -1,9 +1,9 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
 import { and, desc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { appendedMessages } from '../engine/appended-messages.ts';
 import type { Subject } from '../engine/pack.ts';
 import type { StoredMessages } from '../engine/turn-state.ts';
-import { appendedJson } from '../engine/turn-store.ts';
 import type { WorkingState } from '../tools/tool.ts';
 
 const { agentThreads, agentTurns } = tables;
@@ -209,7 +209,7 @@ export class ThreadStore {
     await db
       .update(agentThreads)
       .set({
-        messages: appendedJson(agentThreads.messages, stored, tail),
+        messages: appendedMessages(agentThreads.messages, stored, tail),
         workingState: state.workingState,
         model: state.model,
         strategy: state.strategy,
