@@ -353,6 +353,10 @@ describe('access and the generic routes', () => {
     assert.equal(turn.text, 'The largest sale is 10.');
     const run = json<Run>(await get(`/v0/orgs/${alice.org.id}/runs/${turn.working_state.last_run_id}`));
     assert.deepEqual([run.status, run.question], ['succeeded', 'Largest sale?']);
+    const audit = json<{ runs: Array<{ turn_id: string; subject: { kind: string; name: string | null } }> }>(
+      await get(`/v0/orgs/${alice.org.id}/agent/runs?limit=1`),
+    ).runs[0];
+    assert.deepEqual(audit?.subject.name, 'Sales', 'the audit names the dataset, as it names documents');
 
     const tools = json<{ read_only: string[]; read_write: string[] }>(
       await get(`/v0/orgs/${alice.org.id}/agent/tools?subject_kind=dataset`),

@@ -1,5 +1,5 @@
 import { getRunRecord, listRunRecords, type RunRecord } from '@docagent/agent';
-import { type Db, documentNames, userEmails } from '@docagent/core';
+import { type Db, subjectKey, subjectNames, userEmails } from '@docagent/core';
 import { z } from 'zod';
 import { orgOf } from '../http/auth.ts';
 import type { RouteDeps, ZodApp } from '../http/types.ts';
@@ -12,7 +12,11 @@ const RunSchema = z.object({
   turn_id: z.string(),
   user_id: z.string().nullable(),
   user_email: z.string().nullable().describe('Null when the run had no user, or their account is gone'),
-  subject: z.object({ kind: z.string(), id: z.string(), name: z.string().nullable().describe('Null once it is deleted') }),
+  subject: z.object({
+    kind: z.string(),
+    id: z.string(),
+    name: z.string().nullable().describe('Null once it is deleted, and for a kind of subject without names'),
+  }),
   document_id: z.string().nullable().describe('The subject when it is a document'),
   model: z.string(),
   status: z.string(),
@@ -24,20 +28,17 @@ const RunSchema = z.object({
 
 /** The names people read for the runs' users and subjects, one query each for a whole page. */
 async function namesOf(db: Db, orgId: string, records: RunRecord[]) {
-  const [emails, documents] = await Promise.all([
+  const subjectOf = (r: RunRecord) => ({ kind: r.subjectKind, id: r.subjectId });
+  const [emails, subjects] = await Promise.all([
     userEmails(
       db,
       records.flatMap((r) => (r.userId === null ? [] : [r.userId])),
     ),
-    documentNames(
-      db,
-      orgId,
-      records.filter((r) => r.subjectKind === 'document').map((r) => r.subjectId),
-    ),
+    subjectNames(db, orgId, records.map(subjectOf)),
   ]);
   return (r: RunRecord) => ({
     userEmail: r.userId === null ? null : (emails.get(r.userId) ?? null),
-    subjectName: r.subjectKind === 'document' ? (documents.get(r.subjectId) ?? null) : null,
+    subjectName: subjects.get(subjectKey(subjectOf(r))) ?? null,
   });
 }
 

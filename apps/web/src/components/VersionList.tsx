@@ -23,7 +23,7 @@ export function VersionList({ versions, shownVersion, pagePath }: VersionListPro
   const headingId = useId();
   const latest = versions[0]?.version;
   return (
-    <nav aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white">
+    <nav aria-labelledby={headingId} className="overflow-hidden rounded-lg border border-slate-200 bg-white">
       <h2 id={headingId} className="border-b border-slate-200 px-4 py-3 text-sm font-semibold text-slate-900">
         Versions
       </h2>

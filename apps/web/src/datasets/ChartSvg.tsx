@@ -8,9 +8,10 @@ interface ChartPoint {
 }
 
 const MARGIN = { top: 12, right: 16, bottom: 36, left: 56 };
-/** The least room an axis label gets; labels in between are left out. */
-const LABEL_SPACE = 84;
 const LABEL_CHARS = 14;
+/** About how wide a character of an axis label is (text-xs), and the gap kept between two labels. */
+const CHAR_WIDTH = 7;
+const LABEL_GAP = 12;
 const MAX_BAR_WIDTH = 72;
 
 const shortLabel = (label: string) => (label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label);
@@ -32,7 +33,10 @@ export function ChartSvg({ kind, points, width, height, label }: ChartSvgProps) 
   const y = (value: number) => MARGIN.top + plotHeight - ((value - scale.min) / (scale.max - scale.min)) * plotHeight;
   const band = points.length > 0 ? plotWidth / points.length : 0;
   const x = (index: number) => MARGIN.left + band * (index + 0.5);
-  const labelEvery = Math.max(1, Math.ceil(points.length / Math.max(1, Math.floor(plotWidth / LABEL_SPACE))));
+  // Each label gets the room the longest one needs; labels in between are left out when they do not all fit.
+  const longest = points.reduce((most, point) => Math.max(most, shortLabel(point.label).length), 1);
+  const labelSpace = longest * CHAR_WIDTH + LABEL_GAP;
+  const labelEvery = Math.max(1, Math.ceil(points.length / Math.max(1, Math.floor(plotWidth / labelSpace))));
   // A few bars across a wide chart would be slabs: they keep to a width a bar reads as.
   const barWidth = Math.min(MAX_BAR_WIDTH, Math.max(1, band * 0.7));
 

@@ -3,7 +3,7 @@ import { type DataRunSummary, runsPageSize, useDataRunQuery, useDatasetRunsQuery
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { Pagination } from '../components/Pagination';
-import { formatDateTime } from '../lib/format';
+import { formatCompactDateTime } from '../lib/format';
 import { RunStatusPill } from './RunStatusPill';
 import { RunView, runQuery } from './RunView';
 
@@ -19,13 +19,13 @@ function RunItem({ run, isOpen, onOpen }: { run: DataRunSummary; isOpen: boolean
         onClick={onOpen}
         className={`block w-full px-3 py-2 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-500 ${isOpen ? 'bg-sky-50' : ''}`}
       >
-        <span className="flex items-center justify-between gap-2">
+        <span className="flex flex-wrap items-center justify-between gap-x-2">
           <span className="flex items-center gap-2">
             <RunStatusPill status={run.status} />
             <span className="text-xs font-medium text-slate-700">{modeLabels[run.query_mode]}</span>
           </span>
-          <time dateTime={run.created_at} className="text-xs text-slate-500">
-            {formatDateTime(run.created_at)}
+          <time dateTime={run.created_at} className="text-xs whitespace-nowrap text-slate-500">
+            {formatCompactDateTime(run.created_at)}
           </time>
         </span>
         <span className="mt-1 block truncate font-mono text-xs text-slate-800">{run.question ?? firstLine}</span>
@@ -59,7 +59,7 @@ export function RunHistory({ orgId, datasetId, openRunId, onOpen }: RunHistoryPr
   const runsQuery = useDatasetRunsQuery(orgId, datasetId, skip);
   const list = runsQuery.data;
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-[20rem_minmax(0,1fr)] gap-3">
+    <div className="grid min-h-0 flex-1 grid-cols-[14rem_minmax(0,1fr)] gap-3 2xl:grid-cols-[20rem_minmax(0,1fr)]">
       <section aria-label="Runs" className="flex min-h-0 flex-col gap-2">
         {runsQuery.isError && (
           <ErrorAlert title="Could not load the runs" error={runsQuery.error} onRetry={() => void runsQuery.refetch()} />

@@ -83,9 +83,11 @@ export function ResultForm({ orgId, result, label, schema }: ResultFormProps) {
           />
           Verified
         </label>
-        <Button type="submit" disabled={busy}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </Button>
+        {drafts.length > 0 && (
+          <Button type="submit" disabled={busy}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </Button>
+        )}
       </div>
     </form>
   );

@@ -8,6 +8,15 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
 }
 
+const sameYearFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** Compact, for narrow lists and tables: the year only when it is not this one. */
+export function formatCompactDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return (date.getFullYear() === new Date().getFullYear() ? sameYearFormat : dateTimeFormat).format(date);
+}
+
 const byteUnits = ['KB', 'MB', 'GB'];
 
 export function formatBytes(bytes: number): string {

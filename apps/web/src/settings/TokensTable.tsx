@@ -6,7 +6,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { LoadingState } from '../components/LoadingState';
 import { formatDateTime } from '../lib/format';
 
-const COLUMNS = ['Name', 'Prefix', 'Created by', 'Created', 'Last used', 'Status'];
+const COLUMNS = ['Name', 'Created', 'Last used', 'Status'];
 
 function DateCell({ iso }: { iso: string }) {
   return <time dateTime={iso}>{formatDateTime(iso)}</time>;
@@ -51,18 +51,22 @@ export function TokensTable({ orgId }: { orgId: string }) {
         <DataTable columns={COLUMNS}>
           {tokensQuery.data.length === 0 && (
             <tr>
-              <td colSpan={7} className="px-4 py-6 text-center text-slate-500">
+              <td colSpan={COLUMNS.length + 1} className="px-4 py-6 text-center text-slate-500">
                 No API tokens yet. Create one above to use the API.
               </td>
             </tr>
           )}
           {tokensQuery.data.map((token) => (
             <tr key={token.id}>
-              <td className="px-4 py-2 font-medium text-slate-900">{token.name}</td>
-              <td className="px-4 py-2 font-mono text-xs">{token.prefix}</td>
-              <td className="px-4 py-2">{token.created_by?.email ?? '—'}</td>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <DateCell iso={token.created_at} />
+              <td className="px-4 py-2">
+                <div className="font-medium break-words text-slate-900">{token.name}</div>
+                <div className="font-mono text-xs text-slate-500">{token.prefix}…</div>
+              </td>
+              <td className="px-4 py-2">
+                <div className="whitespace-nowrap">
+                  <DateCell iso={token.created_at} />
+                </div>
+                {token.created_by && <div className="text-xs break-all text-slate-500">by {token.created_by.email}</div>}
               </td>
               <td className="px-4 py-2 whitespace-nowrap">
                 {token.last_used_at === null ? 'Never' : <DateCell iso={token.last_used_at} />}
@@ -70,7 +74,7 @@ export function TokensTable({ orgId }: { orgId: string }) {
               <td className="px-4 py-2">
                 <StatusBadge token={token} />
               </td>
-              <td className="px-4 py-2 text-right">
+              <td className="px-4 py-2 text-right whitespace-nowrap">
                 {token.revoked_at === null && (
                   <Button
                     variant="danger"

@@ -1,15 +1,7 @@
 import { Link } from 'react-router';
+import { formatCompactDateTime } from '../../lib/format';
 import { RunStatus, RunSubject, runCost, runUser } from './runDisplay';
 import type { AgentRun } from './runsApi';
-
-const sameYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const otherYear = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** Compact: the year only when it is not this one, so that the table fits beside the section nav. */
-function when(iso: string): string {
-  const date = new Date(iso);
-  return (date.getFullYear() === new Date().getFullYear() ? sameYear : otherYear).format(date);
-}
 
 const HEAD = 'px-3 py-2';
 const CELL = 'px-3 py-2';
@@ -57,16 +49,16 @@ export function RunsTable({ orgId, runs, detailPath }: RunsTableProps) {
               <td className={`${CELL} whitespace-nowrap`}>
                 <Link
                   to={detailPath(run)}
-                  aria-label={`Details of the run of ${when(run.created_at)}`}
+                  aria-label={`Details of the run of ${formatCompactDateTime(run.created_at)}`}
                   className="font-medium text-slate-900 underline decoration-slate-300 hover:decoration-slate-900"
                 >
-                  <time dateTime={run.created_at}>{when(run.created_at)}</time>
+                  <time dateTime={run.created_at}>{formatCompactDateTime(run.created_at)}</time>
                 </Link>
               </td>
-              <td className={`${CELL} max-w-44 truncate`} title={runUser(run)}>
+              <td className={`${CELL} max-w-36 truncate`} title={runUser(run)}>
                 {runUser(run)}
               </td>
-              <td className={`${CELL} max-w-44 truncate`}>
+              <td className={`${CELL} max-w-40 truncate`}>
                 <RunSubject orgId={orgId} run={run} />
               </td>
               <td className={`${CELL} font-mono text-xs whitespace-nowrap`}>{run.model}</td>

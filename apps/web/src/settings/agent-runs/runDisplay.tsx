@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { StatusPill, type StatusTone } from '../../components/StatusPill';
-import { documentPagePath } from '../../layout/orgPaths';
+import { datasetPagePath, documentPagePath, projectPagePath } from '../../layout/orgPaths';
 import { formatUsd } from '../usage/usageFormat';
 import type { AgentRun, CallDecision } from './runsApi';
 
@@ -36,25 +36,34 @@ export function runUser(run: AgentRun): string {
   return run.user_id === null ? 'No person (a job or a token)' : 'A removed account';
 }
 
+/** The pages of the kinds of subject that have one. */
+const SUBJECT_PAGES: Record<string, (orgId: string, id: string) => string> = {
+  document: documentPagePath,
+  dataset: datasetPagePath,
+  project: projectPagePath,
+};
+
 /** What the run was about, as a link to it while it exists. */
 export function RunSubject({ orgId, run }: { orgId: string; run: AgentRun }) {
   const { subject } = run;
-  if (subject.kind === 'document') {
-    return subject.name === null ? (
-      <span className="text-slate-500">A deleted document</span>
-    ) : (
-      <Link
-        to={documentPagePath(orgId, subject.id)}
-        className="text-slate-900 underline decoration-slate-300 hover:decoration-slate-900"
-      >
-        {subject.name}
-      </Link>
+  const pagePath = SUBJECT_PAGES[subject.kind];
+  if (!pagePath) {
+    return (
+      <span>
+        {subject.kind} <span className="font-mono text-xs text-slate-500">{subject.id}</span>
+      </span>
     );
   }
-  return (
-    <span>
-      {subject.kind} <span className="font-mono text-xs text-slate-500">{subject.id}</span>
-    </span>
+  return subject.name === null ? (
+    <span className="text-slate-500">A deleted {subject.kind}</span>
+  ) : (
+    <Link
+      to={pagePath(orgId, subject.id)}
+      title={`${subject.kind}: ${subject.name}`}
+      className="text-slate-900 underline decoration-slate-300 hover:decoration-slate-900"
+    >
+      {subject.name}
+    </Link>
   );
 }
 
