@@ -32,7 +32,9 @@ export async function subjectNames(
   const byKind = new Map<NamedKind, string[]>();
   for (const { kind, id } of subjects) {
     if (!isNamedKind(kind)) continue;
-    byKind.set(kind, [...(byKind.get(kind) ?? []), id]);
+    const ids = byKind.get(kind) ?? [];
+    ids.push(id);
+    byKind.set(kind, ids);
   }
   const named = new Map<string, string>();
   await Promise.all(
