@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { testDatabaseKind } from '@docagent/core/testing';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import type { ServerProcess } from '../processes.ts';
+import { recordPageTraffic } from './page-traffic.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -173,7 +174,8 @@ export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url)
 /**
  * Runs a scenario on a new page of that size, and fails it on any browser problem it did not
  * allow; when it fails, a full-page screenshot `<name>-failure-<database>.png` is left in ARTIFACTS
- * and the error names the browser problems seen until then.
+ * and the error names the browser problems seen until then, the requests still waiting and the
+ * last WebSocket messages.
  */
 export async function runScenario(
   browser: Browser,
@@ -185,16 +187,24 @@ export async function runScenario(
   const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(30_000);
   const problems = await watchBrowserProblems(page);
+  const traffic = recordPageTraffic(page);
   try {
     await scenario(page, problems);
     problems.assertNone();
   } catch (error) {
     await page.screenshot({ path: join(ARTIFACTS, `${name}-failure-${testDatabaseKind()}.png`), fullPage: true });
-    // A step that timed out waiting for the page often has its cause here (a failed request).
+    if (!(error instanceof Error)) throw error;
+    // A step that timed out waiting for the page often has its cause here (a failed request, a request or frame that never came).
     const before = problems.unexpected();
-    if (error instanceof Error && !(error instanceof assert.AssertionError) && before.length > 0) {
-      error.message += `\nBrowser problems before it failed: ${JSON.stringify(before, null, 2)}`;
-    }
+    const context = [
+      ...(error instanceof assert.AssertionError || before.length === 0
+        ? []
+        : [`Browser problems before it failed: ${JSON.stringify(before, null, 2)}`]),
+      traffic.describe(),
+    ].join('\n');
+    error.message += `\n${context}`;
+    // The test runner prints the stack, which was written with the message as it was when thrown.
+    if (error.stack !== undefined) error.stack += `\n${context}`;
     throw error;
   }
 }
