@@ -2,7 +2,6 @@ import {
   type LanguageModel,
   type LanguageModelUsage,
   type ModelMessage,
-  streamText,
   type ToolCallRepairFunction,
   type ToolSet,
   tool,
@@ -13,7 +12,9 @@ import type { ToolRegistry } from '../tools/tool.ts';
 import { requestInputTool } from './control-tools.ts';
 import type { EventSink } from './events.ts';
 import { historyForStep } from './history.ts';
+import { streamModelCall } from './model-call.ts';
 import { withCacheBreakpoints } from './prompt-cache.ts';
+import { responseMessagesOf } from './response-message.ts';
 
 /** A call the model asked for; `invalid` says why it cannot run as asked (unknown tool, bad JSON). */
 export interface ModelToolCall {
@@ -107,20 +108,20 @@ const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => 
 export async function runStep(input: StepInput): Promise<StepOutcome> {
   const provider = input.modelId.slice(0, input.modelId.indexOf(':'));
   const history = historyForStep(input.messages, provider, input.historyBudgetTokens);
-  const result = streamText({
+  const call = await streamModelCall({
     model: input.model,
     ...withCacheBreakpoints(provider, input.system, history, input.tools),
-    experimental_repairToolCall: repairToolCall,
+    repairToolCall,
     abortSignal: input.abortSignal,
     maxRetries: input.maxRetries,
-    timeout: input.timeoutMs,
+    timeoutMs: input.timeoutMs,
     providerOptions: providerOptionsFor(input.modelId),
   });
   let text = '';
   let thinking = '';
   const toolCalls: ModelToolCall[] = [];
   let usage: LanguageModelUsage | undefined;
-  for await (const part of result.fullStream) {
+  for await (const part of call.stream) {
     switch (part.type) {
       case 'text-delta':
         text += part.text;
@@ -138,17 +139,14 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           invalid: part.dynamic && part.invalid ? describeInvalid(part.toolName, part.error) : undefined,
         });
         break;
-      case 'finish':
-        usage = part.totalUsage;
+      case 'model-call-end':
+        usage = part.usage;
         break;
       case 'error':
         throw part.error;
-      case 'abort':
-        throw new DOMException('The step was stopped.', 'AbortError');
     }
   }
-  const response = await result.response;
-  return { text, thinking, toolCalls, responseMessages: response.messages, usage };
+  return { text, thinking, toolCalls, responseMessages: responseMessagesOf(call.content()), usage };
 }
 
 function describeInvalid(name: string, error: unknown): string {

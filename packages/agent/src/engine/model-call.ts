@@ -1,0 +1,113 @@
+import { retryWithExponentialBackoff } from '@ai-sdk/provider-utils';
+import {
+  APICallError,
+  type ContentPart,
+  type LanguageModel,
+  type LanguageModelStreamPart,
+  RetryError,
+  experimental_streamLanguageModelCall as streamLanguageModelCall,
+  type ToolCallRepairFunction,
+  type ToolSet,
+} from 'ai';
+
+import type { StepPrompt } from './prompt-cache.ts';
+
+type ProviderOptions = NonNullable<Parameters<typeof streamLanguageModelCall>[0]['providerOptions']>;
+
+/** The first wait before a retry, doubled for each next one (the AI SDK's defaults). */
+const FIRST_RETRY_DELAY_MS = 2_000;
+const BACKOFF_FACTOR = 2;
+/** A provider's Retry-After longer than this is not waited for (unless our own backoff is longer). */
+const LONGEST_RETRY_AFTER_MS = 60_000;
+
+/**
+ * How long to wait before trying again: what the provider asked for (`retry-after-ms`, or
+ * `retry-after` in seconds or as a date) when that is under a minute, else the backoff, as the
+ * AI SDK's own retries do.
+ */
+export function retryDelayMs({ error, exponentialBackoffDelay }: { error: unknown; exponentialBackoffDelay: number }): number {
+  const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
+  if (!headers) return exponentialBackoffDelay;
+  let ms: number | undefined;
+  const retryAfterMs = Number.parseFloat(headers['retry-after-ms'] ?? '');
+  if (!Number.isNaN(retryAfterMs)) ms = retryAfterMs;
+  const retryAfter = headers['retry-after'];
+  if (ms === undefined && retryAfter) {
+    const seconds = Number.parseFloat(retryAfter);
+    ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
+  }
+  if (ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < LONGEST_RETRY_AFTER_MS || ms < exponentialBackoffDelay))
+    return ms;
+  return exponentialBackoffDelay;
+}
+
+export interface ModelCall {
+  stream: AsyncIterable<LanguageModelStreamPart<ToolSet>>;
+  /** What the call produced, complete once its stream has ended. */
+  content(): ReadonlyArray<ContentPart<ToolSet>>;
+}
+
+/**
+ * One streamed model call through the AI SDK's single-call function: its prompt conversion, tool
+ * preparation and tool-call parsing and repair, without `streamText`'s step loop, replayable
+ * result and transform chain, which cost about 1 ms of a step (BENCHMARKS.md). What `streamText`
+ * did besides is done here: a failed start (a 429, a 5xx) is tried again after the provider's
+ * Retry-After or a backoff, up to `maxRetries` times (errors once streaming are not, as there);
+ * the whole call, retries included, ends with a `TimeoutError` after `timeoutMs`. The stream must be
+ * read to its end (or its reading ended), which clears the call's timer.
+ */
+export async function streamModelCall(
+  options: StepPrompt & {
+    model: LanguageModel;
+    providerOptions: ProviderOptions;
+    repairToolCall: ToolCallRepairFunction<ToolSet>;
+    abortSignal: AbortSignal;
+    maxRetries: number;
+    timeoutMs: number;
+  },
+): Promise<ModelCall> {
+  const { maxRetries, timeoutMs, abortSignal: stopped, ...call } = options;
+  // A timer of our own, not AbortSignal.timeout: that one does not keep the process alive, so a
+  // call of a headless run waiting on nothing else would never time out.
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException(`The model call took longer than ${timeoutMs / 1000} s.`, 'TimeoutError')),
+    timeoutMs,
+  );
+  const abortSignal = AbortSignal.any([stopped, timeout.signal]);
+  let content: ReadonlyArray<ContentPart<ToolSet>> = [];
+  const retry = retryWithExponentialBackoff({
+    maxRetries,
+    initialDelayInMs: FIRST_RETRY_DELAY_MS,
+    backoffFactor: BACKOFF_FACTOR,
+    abortSignal,
+    shouldRetry: (error) => APICallError.isInstance(error) && error.isRetryable,
+    getDelayInMs: retryDelayMs,
+    createRetryError: ({ message, reason, errors }) => new RetryError({ message, reason, errors }),
+  });
+  let stream: AsyncIterable<LanguageModelStreamPart<ToolSet>>;
+  try {
+    // A turn stopped before its call started sends nothing to the provider.
+    abortSignal.throwIfAborted();
+    ({ stream } = await retry(() =>
+      streamLanguageModelCall({
+        ...call,
+        abortSignal,
+        onLanguageModelCallEnd: (event) => {
+          content = event.content;
+        },
+      }),
+    ));
+  } catch (error) {
+    clearTimeout(timer);
+    throw error;
+  }
+  async function* parts() {
+    try {
+      yield* stream;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return { stream: parts(), content: () => content };
+}
