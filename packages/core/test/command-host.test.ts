@@ -28,6 +28,35 @@ test('a command gets its input on stdin and its output, exit code and the end of
   });
 });
 
+test('output comes back whole and in order, and a little of it before the command ends', async () => {
+  const pieces: number[] = [];
+  const exit = await host.run('seq', ['1', '100000'], {
+    input: new Uint8Array(),
+    signal: new AbortController().signal,
+    onOutput: (chunk) => pieces.push(chunk.length),
+  });
+  assert.equal(exit.code, 0);
+  const expected = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join('');
+  assert.equal(
+    pieces.reduce((a, b) => a + b, 0),
+    expected.length,
+  );
+  assert.equal((await run('seq', ['1', '100000'])).stdout, expected);
+  // A command that prints a line and waits is killed on seeing it: its output was not held until it ended.
+  const stop = new AbortController();
+  const seen: string[] = [];
+  const waiting = await host.run('sh', ['-c', 'echo ready; sleep 30'], {
+    input: new Uint8Array(),
+    signal: stop.signal,
+    onOutput: (chunk) => {
+      seen.push(decoder.decode(chunk));
+      stop.abort();
+    },
+  });
+  assert.deepEqual(seen, ['ready\n']);
+  assert.equal(waiting.code, null, 'killed by the signal, so the line came while it ran');
+});
+
 test("a command sees the server's PATH and nothing else of its environment (no API keys)", async (t) => {
   envUntilTestEnds(t, 'OPENAI_API_KEY', 'sk-secret');
   const { stdout } = await run('sh', ['-c', 'echo "key=$OPENAI_API_KEY path=$PATH"']);
