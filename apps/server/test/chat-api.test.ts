@@ -214,6 +214,44 @@ test('an Anthropic-style model gets its signed thinking blocks back on the next 
   assert.deepEqual(body.messages.at(-1)?.content.at(-1)?.cache_control, ephemeral);
 });
 
+test('a Chat Completions model (Ollama) calls a tool and gets its call and one result back, without its reasoning', async () => {
+  const configured = await t.app.inject({
+    method: 'PUT',
+    url: `/v0/orgs/${alice.org.id}/llm/providers/ollama`,
+    headers: bearer(alice.token),
+    payload: { base_url: fake.baseUrl, models: ['qwen3:8b'] },
+  });
+  assert.equal(configured.statusCode, 200, configured.body);
+  fake.setHandler((r) => {
+    const messages = r.body.messages as Array<{ role: string }>;
+    return messages.some((message) => message.role === 'tool')
+      ? { text: 'The total is 1,250.00 EUR.' }
+      : { reasoning: { text: 'The text has the total.' }, toolCalls: [{ name: 'get_ocr_text', arguments: {} }] };
+  });
+  const done = json<Turn>(
+    await post(base(), { messages: [{ role: 'user', content: 'What is the total?' }], model: 'ollama:qwen3:8b' }),
+  );
+  assert.equal(done.text, 'The total is 1,250.00 EUR.');
+  const calls = fake.requests.filter((r) => r.protocol === 'openai-chat');
+  assert.equal(calls.length, 2);
+  const replayed = calls[1]?.body.messages as Array<{
+    role: string;
+    content?: unknown;
+    reasoning_content?: string;
+    tool_calls?: Array<{ id: string; function: { name: string } }>;
+    tool_call_id?: string;
+  }>;
+  const assistant = replayed.find((message) => message.role === 'assistant');
+  const call = assistant?.tool_calls?.[0];
+  assert.equal(call?.function.name, 'get_ocr_text');
+  // Reasoning that carries no provider metadata (nothing the provider needs to verify) is not sent back (history.ts).
+  assert.equal(assistant?.reasoning_content, undefined);
+  const results = replayed.filter((message) => message.role === 'tool');
+  assert.equal(results.length, 1, 'one result for the one call');
+  assert.equal(results[0]?.tool_call_id, call?.id);
+  assert.match(String(results[0]?.content), /1,250\.00 EUR/);
+});
+
 describe('streaming', () => {
   test('SSE frames come in order with ids; Last-Event-ID replays what was missed', async () => {
     fake.setHandler((r) =>
