@@ -222,6 +222,20 @@ function stopOnFirstText(stop: AbortController) {
 
 test('a call past its time limit ends with a TimeoutError; a stopped one with the stop', async () => {
   await assert.rejects(runStep(stepInput({ model: hanging(), timeoutMs: 20 })), { name: 'TimeoutError' });
+  const slowToRetry = () =>
+    new APICallError({
+      message: 'Overloaded',
+      url: 'http://provider.test/v1/responses',
+      requestBodyValues: {},
+      statusCode: 503,
+      responseHeaders: { 'retry-after': '30' },
+      isRetryable: true,
+    });
+  await assert.rejects(
+    runStep(stepInput({ model: failingThen(1, slowToRetry).model, maxRetries: 2, timeoutMs: 20 })),
+    { name: 'TimeoutError' },
+    'the time limit reached while waiting to retry is the time limit, not a stop',
+  );
   const stop = new AbortController();
   await assert.rejects(runStep(stepInput({ model: hanging(), abortSignal: stop.signal, emit: stopOnFirstText(stop) })), {
     name: 'AbortError',

@@ -75,6 +75,9 @@ export async function streamModelCall(
     timeoutMs,
   );
   const abortSignal = AbortSignal.any([stopped, timeout.signal]);
+  // The time limit reached while waiting to retry ends the wait with a plain AbortError, which
+  // would read as the turn being stopped: it is the time limit.
+  const timedOut = (error: unknown) => (timeout.signal.aborted && !stopped.aborted ? timeout.signal.reason : error);
   let content: ReadonlyArray<ContentPart<ToolSet>> = [];
   const retry = retryWithExponentialBackoff({
     maxRetries,
@@ -100,11 +103,13 @@ export async function streamModelCall(
     ));
   } catch (error) {
     clearTimeout(timer);
-    throw error;
+    throw timedOut(error);
   }
   async function* parts() {
     try {
       yield* stream;
+    } catch (error) {
+      throw timedOut(error);
     } finally {
       clearTimeout(timer);
     }
