@@ -244,3 +244,18 @@ test('a call past its time limit ends with a TimeoutError; a stopped one with th
   await assert.rejects(runStep(stepInput({ model, abortSignal: stop.signal })), { name: 'AbortError' });
   assert.equal(model.doStreamCalls.length, 0, 'a stopped turn does not call the provider');
 });
+
+test("a call's warnings go to the AI SDK's warning logger, as streamText sent them", async (t) => {
+  const logged: unknown[] = [];
+  const before = globalThis.AI_SDK_LOG_WARNINGS;
+  globalThis.AI_SDK_LOG_WARNINGS = (options) => logged.push(options);
+  t.after(() => {
+    globalThis.AI_SDK_LOG_WARNINGS = before;
+  });
+  const warning = { type: 'unsupported' as const, feature: 'temperature', details: 'ignored by this model' };
+  const parts = (STREAMS['text only'] ?? []).map((part) =>
+    part.type === 'stream-start' ? { ...part, warnings: [warning] } : part,
+  );
+  await runStep(stepInput({ model: modelOf(parts) }));
+  assert.deepEqual(logged, [{ warnings: [warning], provider: 'openai', model: 'gpt-4.1-mini' }]);
+});

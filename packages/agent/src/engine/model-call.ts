@@ -8,6 +8,7 @@ import {
   experimental_streamLanguageModelCall as streamLanguageModelCall,
   type ToolCallRepairFunction,
   type ToolSet,
+  type Warning,
 } from 'ai';
 
 import type { StepPrompt } from './prompt-cache.ts';
@@ -39,6 +40,23 @@ export function retryDelayMs({ error, exponentialBackoffDelay }: { error: unknow
   if (ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < LONGEST_RETRY_AFTER_MS || ms < exponentialBackoffDelay))
     return ms;
   return exponentialBackoffDelay;
+}
+
+/**
+ * A call's warnings (a setting or schema feature the provider ignores) go where `streamText` sent
+ * them: to the AI SDK's warning logger, which the server sets to print each once a process; with
+ * none set, to the process's warnings.
+ */
+export function reportCallWarnings(warnings: Warning[], modelId: string): void {
+  if (warnings.length === 0) return;
+  const at = modelId.indexOf(':');
+  const logger = globalThis.AI_SDK_LOG_WARNINGS;
+  if (logger === false) return;
+  if (typeof logger === 'function') {
+    logger({ warnings, provider: modelId.slice(0, at), model: modelId.slice(at + 1) });
+    return;
+  }
+  for (const warning of warnings) process.emitWarning(`AI SDK Warning (${modelId}): ${JSON.stringify(warning)}`);
 }
 
 export interface ModelCall {

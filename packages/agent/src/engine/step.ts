@@ -12,7 +12,7 @@ import type { ToolRegistry } from '../tools/tool.ts';
 import { requestInputTool } from './control-tools.ts';
 import type { EventSink } from './events.ts';
 import { historyForStep } from './history.ts';
-import { streamModelCall } from './model-call.ts';
+import { reportCallWarnings, streamModelCall } from './model-call.ts';
 import { withCacheBreakpoints } from './prompt-cache.ts';
 import { responseMessagesOf } from './response-message.ts';
 
@@ -138,6 +138,9 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           input: part.input,
           invalid: part.dynamic && part.invalid ? describeInvalid(part.toolName, part.error) : undefined,
         });
+        break;
+      case 'model-call-start':
+        reportCallWarnings(part.warnings, input.modelId);
         break;
       case 'model-call-end':
         usage = part.usage;
