@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import '@fontsource-variable/inter';
 import { App } from './App';
 import { queryClient } from './api/queryClient';
 import './index.css';

@@ -168,6 +168,21 @@ export async function waitForPrompts(page: Page, documentPath: string): Promise<
   }
 }
 
+/**
+ * Layout is measured once the app's typeface has loaded: until then the system's fallback font
+ * lays the page out (on Linux DejaVu Sans, about a tenth wider).
+ */
+export async function fontsLoaded(page: Page): Promise<void> {
+  await page.evaluate('document.fonts.ready.then(() => undefined)');
+}
+
+/** The page does not scroll: its panels do. */
+export async function assertFitsWindow(page: Page, what: string): Promise<void> {
+  await fontsLoaded(page);
+  const overflow = Number(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight'));
+  assert.ok(overflow <= 0, `${what} fits the window (it overflows by ${overflow} px)`);
+}
+
 /** Where the browser tests leave their screenshots. */
 export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 

@@ -5,7 +5,7 @@ import { testDatabaseKind } from '@docagent/core/testing';
 import type { RecordedRequest } from '@docagent/fake-llm';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from 'playwright-core';
-import { runScenario, signInFirstTime, textOf, untilStored } from './browser.ts';
+import { assertFitsWindow, runScenario, signInFirstTime, textOf, untilStored } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
 import { agentPanel, screenshot, screenshotBothThemes } from './workspace-checks.ts';
@@ -65,12 +65,6 @@ test(`Datasets: upload CSV and XLSX, scroll the preview, query, sort, chart, dow
 }, async () => {
   await runScenario(app.browser, 'datasets', { width: 1280, height: 720 }, walkThrough);
 });
-
-/** The page does not scroll: its panels do. */
-async function assertFitsWindow(page: Page, what: string): Promise<void> {
-  const overflow = Number(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight'));
-  assert.ok(overflow <= 0, `${what} fits the window (it overflows by ${overflow} px)`);
-}
 
 const uploadDone = (page: Page, name: string) =>
   page.getByRole('listitem', { name, exact: true }).getByText('Done', { exact: true }).waitFor();

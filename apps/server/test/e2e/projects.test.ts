@@ -4,7 +4,7 @@ import { unifiedDiff } from '@docagent/core';
 import { testDatabaseKind } from '@docagent/core/testing';
 import type { RecordedRequest } from '@docagent/fake-llm';
 import type { Locator, Page } from 'playwright-core';
-import { api, runScenario, signInFirstTime, untilStored } from './browser.ts';
+import { api, assertFitsWindow, runScenario, signInFirstTime, untilStored } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, systemText } from './responses-requests.ts';
 import { agentPanel, screenshot, screenshotBothThemes } from './workspace-checks.ts';
@@ -111,12 +111,6 @@ test(`Projects: a project, a note the agent writes, a change approved as a diff,
 }, async () => {
   await runScenario(app.browser, 'projects', { width: 1280, height: 720 }, walkThrough);
 });
-
-/** The page does not scroll: its panels do. */
-async function assertFitsWindow(page: Page, what: string): Promise<void> {
-  const overflow = Number(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight'));
-  assert.ok(overflow <= 0, `${what} fits the window (it overflows by ${overflow} px)`);
-}
 
 /** Both window sizes, the first in both themes; back at 1280×720 after. */
 async function shoot(page: Page, name: string, what: string): Promise<void> {

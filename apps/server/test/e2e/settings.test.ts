@@ -4,7 +4,15 @@ import { after, before, test } from 'node:test';
 import { testDatabaseKind } from '@docagent/core/testing';
 import type { FakeReply, RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, replaceOneTimePassword, runScenario, signInFirstTime, watchBrowserProblems } from './browser.ts';
+import {
+  ARTIFACTS,
+  api,
+  assertFitsWindow,
+  replaceOneTimePassword,
+  runScenario,
+  signInFirstTime,
+  watchBrowserProblems,
+} from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { lastUserText, outputsOfTurn } from './responses-requests.ts';
 
@@ -56,14 +64,6 @@ async function openSection(page: Page, link: string, heading: string): Promise<v
     .getByRole('status')
     .filter({ hasText: /^Loading/ })
     .waitFor({ state: 'detached' });
-}
-
-/** The page needs no scrolling: Settings was one 2,400 px page. */
-async function assertFitsWindow(page: Page, what: string): Promise<void> {
-  // A string, as this file is type-checked without the DOM's types.
-  const scroll = Number(await page.evaluate('document.documentElement.scrollHeight'));
-  const height = Number(await page.evaluate('window.innerHeight'));
-  assert.ok(scroll <= height, `${what} fits the window: ${scroll} px tall in ${height} px`);
 }
 
 /** An agent run through the API: list_tags runs, create_tag waits for approval and is approved. */

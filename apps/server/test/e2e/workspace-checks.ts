@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { testDatabaseKind } from '@docagent/core/testing';
 import type { Locator, Page } from 'playwright-core';
-import { ARTIFACTS, api, EXTRACTION_TIMEOUT_MS } from './browser.ts';
+import { ARTIFACTS, api, EXTRACTION_TIMEOUT_MS, fontsLoaded } from './browser.ts';
 
 /** The window sizes the document page is checked at (issue 16). */
 export const SIZES = [
@@ -100,6 +100,7 @@ export async function measure(
   expect: { approval?: boolean; inLog?: Locator } = {},
 ): Promise<{ log: number }> {
   await nextFrames(page);
+  await fontsLoaded(page);
   const pageScroll = Number(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight'));
   if (pageScroll > 0) {
     // What reaches below the window, for the failure to name (its parent does not).
