@@ -6,7 +6,7 @@ import { buildSampleCorpus } from '@docagent/core/sample-corpus';
 import { testDatabaseKind } from '@docagent/core/testing';
 import { type FakeReply, heldReply, type RecordedRequest } from '@docagent/fake-llm';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, api, runScenario, signInFirstTime, textOf, waitForPrompts, within } from './browser.ts';
+import { ARTIFACTS, api, fontsLoaded, runScenario, signInFirstTime, textOf, waitForPrompts, within } from './browser.ts';
 import { type FakeLlmApp, startFakeLlmApp } from './fake-llm-app.ts';
 import { idIn, lastUserText, outputsOfTurn, requestedSchema, systemText } from './responses-requests.ts';
 import { agentPanel } from './workspace-checks.ts';
@@ -101,6 +101,7 @@ after(async () => {
 
 /** The page fits the window: nothing wider than it, and the three panels side by side with room each. */
 async function assertFits(page: Page, label: string): Promise<void> {
+  await fontsLoaded(page);
   const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
   assert.ok(overflow <= 0, `${label}: the page scrolls sideways by ${overflow}px`);
   const panels = [
@@ -210,6 +211,8 @@ async function scenario(page: Page): Promise<void> {
   assert.match(await textOf(schemaCard.getByRole('alert')), /name: /, "the tool's input schema refuses a number as name");
   assert.equal(await schemaCard.getByText('waiting for approval').count(), 1, 'nothing was sent');
   await editor.fill(drafted.replace(`"name": "${DRAFT_NAME}"`, `"name": "${SCHEMA_NAME}"`));
+  // Editing clears the refusal; the person approves what they now see.
+  await schemaCard.getByRole('alert').waitFor({ state: 'detached' });
   await page.screenshot({ path: join(ARTIFACTS, `agent-panel-edit-${testDatabaseKind()}.png`) });
   await schemaCard.getByRole('button', { name: 'Approve create_schema', exact: true }).click();
 
