@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -93,6 +93,22 @@ describe('the pdftotext engine', () => {
     assertSameWordsAndBoxes('cropped', poppler.pages[0]!, pdfjs.pages[0]!);
     const title = poppler.pages[1]!.items[0]!;
     assert.ok(title.x + title.width <= 400 && title.y + title.height <= 600, `inside the turned page: ${JSON.stringify(title)}`);
+  });
+
+  test('pdfinfo is started only for a PDF that may turn a page a quarter', { skip }, async (t) => {
+    const bin = fakeCommandOnPath(t, 'pdfinfo', '#!/bin/sh\necho "$@" >> "$(dirname "$0")/runs"\nexec /usr/bin/pdfinfo "$@"\n');
+    const runs = () => (existsSync(join(bin, 'runs')) ? readFileSync(join(bin, 'runs'), 'utf8').trim().split('\n').length : 0);
+    const { PDFDocument, degrees } = await import('pdf-lib');
+    const pdf = await PDFDocument.load(readFileSync(samples.find((s) => s.name === 'invoice.pdf')!.path));
+    const plain = await extract(samples.find((s) => s.name === 'invoice.pdf')!.path, 'pdftotext');
+    assert.equal(runs(), 0, 'an unturned PDF is read by pdftotext alone');
+    pdf.getPage(0).setRotation(degrees(90));
+    const path = join(dir, 'turned-invoice.pdf');
+    writeFileSync(path, await pdf.save());
+    const turned = await extract(path, 'pdftotext');
+    assert.equal(runs(), 1, 'pdfinfo gives the turn');
+    const page = plain.pages[0]!;
+    assert.deepEqual([turned.pages[0]!.width, turned.pages[0]!.height], [page.height, page.width]);
   });
 
   test('the time limit kills the pdftotext process, which read the PDF from its stdin (no copy on disk)', { skip }, async (t) => {

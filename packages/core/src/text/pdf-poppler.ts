@@ -1,3 +1,4 @@
+import { mayTurnPagesAQuarter } from './pdf-quarter-turns.ts';
 import { needsOcr } from './pdf-text-layer.ts';
 import { insidePage, type TextRun, textOfRuns } from './pdf-text-lines.ts';
 import { looksTruncated, TRUNCATED_PDF_MESSAGE } from './pdf-truncation.ts';
@@ -6,8 +7,8 @@ import { runPopplerCommand } from './poppler-command.ts';
 import { type PageText, TextExtractionError } from './types.ts';
 
 /**
- * A PDF's text layer read by poppler: `pdfinfo` counts the pages (and gives each page's
- * rotation) while `pdftotext -bbox -raw -cropbox` prints every word with its box.
+ * A PDF's text layer read by poppler: `pdftotext -bbox -raw -cropbox` prints every word with its
+ * box, and `pdfinfo` gives each page's rotation where a page may be turned a quarter.
  * `-raw` keeps the content stream's order, the order pdf.js gives, so that one line
  * grouping serves both engines; `-cropbox` measures pages by the crop box, as pdf.js's
  * viewport does, so boxes share its origin (top-left of the visible page, y downwards).
@@ -87,16 +88,21 @@ function pageText(n: number, raw: BboxPage, rotation: number): PopplerPage {
   };
 }
 
+function tooManyPages(pageCount: number, maxPages: number): TextExtractionError {
+  return new TextExtractionError(
+    'too_many_pages',
+    `The PDF has ${pageCount} pages; the limit is ${maxPages}. Split it into smaller files and upload those.`,
+  );
+}
+
 /** Every page's text layer, read by poppler. Pages with too little text are flagged for OCR. */
 export async function readPdfTextWithPoppler(
   bytes: Uint8Array,
   options: { maxPages: number; signal: AbortSignal },
 ): Promise<{ pageCount: number; pages: PopplerPage[] }> {
+  const { maxPages, signal } = options;
   if (looksTruncated(bytes)) throw new TextExtractionError('malformed', TRUNCATED_PDF_MESSAGE);
-  // pdfinfo and pdftotext run side by side (a document's fixed cost is two process starts);
-  // pdftotext stops at the page limit and is stopped when pdfinfo finds the PDF over it.
   const stopText = new AbortController();
-  const textSignal = AbortSignal.any([options.signal, stopText.signal]);
   // Pages are turned into text as they arrive. Before pdfinfo has given the rotations, a page
   // is taken as unturned (most are) and kept, to be made again if it is turned a quarter.
   const pages: PopplerPage[] = [];
@@ -107,44 +113,50 @@ export async function readPdfTextWithPoppler(
     pages.push(pageText(pages.length + 1, raw, rotation?.get(pages.length + 1) ?? 0));
   });
   const decoder = new TextDecoder('utf-8');
+  // One page past the limit tells a PDF over it without pdfinfo's count.
   const text = runPopplerCommand(
     'pdftotext',
-    ['-bbox', '-raw', '-cropbox', '-l', String(options.maxPages), '-enc', 'UTF-8', '-', '-'],
+    ['-bbox', '-raw', '-cropbox', '-l', String(maxPages + 1), '-enc', 'UTF-8', '-', '-'],
     {
       input: bytes,
-      signal: textSignal,
+      signal: AbortSignal.any([signal, stopText.signal]),
       maxOutputBytes: MAX_TEXT_OUTPUT_BYTES,
       onOutput: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
     },
   );
   // Awaited below unless pdfinfo's answer ends the read first.
   text.catch(() => {});
-  let info: Awaited<ReturnType<typeof pageInfo>>;
-  try {
-    info = await pageInfo(bytes, options.maxPages, options.signal);
-  } catch (error) {
-    stopText.abort();
-    throw error;
+  // Looked at while pdftotext runs. pdfinfo runs beside it only when a page may be turned a
+  // quarter (most PDFs turn none); it then also counts the pages, and pdftotext is stopped
+  // when they are over the limit.
+  const info = mayTurnPagesAQuarter(bytes) ? pageInfo(bytes, maxPages, signal) : undefined;
+  info?.catch(() => {});
+  if (!info) rotation = new Map();
+  let pageCount: number | undefined;
+  if (info) {
+    try {
+      ({ pageCount, rotation } = await info);
+    } catch (error) {
+      stopText.abort();
+      throw error;
+    }
+    if (pageCount > maxPages) {
+      stopText.abort();
+      throw tooManyPages(pageCount, maxPages);
+    }
+    early.forEach((raw, i) => {
+      const degrees = rotation?.get(i + 1) ?? 0;
+      if (degrees % 180 !== 0) pages[i] = pageText(i + 1, raw, degrees);
+    });
+    early.length = 0;
   }
-  const { pageCount } = info;
-  if (pageCount > options.maxPages) {
-    stopText.abort();
-    throw new TextExtractionError(
-      'too_many_pages',
-      `The PDF has ${pageCount} pages; the limit is ${options.maxPages}. Split it into smaller files and upload those.`,
-    );
-  }
-  rotation = info.rotation;
-  early.forEach((raw, i) => {
-    if ((info.rotation.get(i + 1) ?? 0) % 180 !== 0) pages[i] = pageText(i + 1, raw, info.rotation.get(i + 1)!);
-  });
-  early.length = 0;
   const { code, stderr } = await text;
   if (code !== 0) throw unreadable(stderr, code);
   reader.push(decoder.decode());
   reader.end();
-  if (pages.length !== pageCount) {
+  if (pages.length > maxPages) throw tooManyPages((await pageInfo(bytes, maxPages, signal)).pageCount, maxPages);
+  if (pageCount !== undefined && pages.length !== pageCount) {
     throw new Error(`pdftotext printed ${pages.length} pages where pdfinfo counted ${pageCount}`);
   }
-  return { pageCount, pages };
+  return { pageCount: pages.length, pages };
 }
