@@ -38,6 +38,8 @@ interface Pending {
 export class CommandHost {
   private child: ChildProcess | undefined;
   private ready: Promise<ChildProcess> | undefined;
+  /** The host once it has said it is ready: a command is then sent at once, not a microtask later. */
+  private running: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
@@ -47,7 +49,8 @@ export class CommandHost {
   }
 
   async run(command: string, args: string[], options: CommandOptions): Promise<CommandExit> {
-    const child = await this.started();
+    // Sent before `run` returns, so the caller's next synchronous work overlaps the command.
+    const child = this.running ?? (await this.started());
     const id = this.nextId++;
     const kill = () => this.send(child, { type: 'kill', id });
     return new Promise<CommandExit>((resolve, reject) => {
@@ -130,6 +133,7 @@ export class CommandHost {
       child.once('message', () => {
         clearTimeout(timer);
         this.keepAlive(child);
+        if (this.child === child) this.running = child;
         resolve(child);
       });
       child.once('exit', () => {
@@ -146,6 +150,7 @@ export class CommandHost {
     if (this.child !== child) return;
     this.child = undefined;
     this.ready = undefined;
+    this.running = undefined;
     const runs = [...this.pending.values()];
     this.pending.clear();
     for (const run of runs) run.reject(new Error(`The command host ended (${why}) while a command ran; try again.`));
