@@ -6,10 +6,11 @@ import { ProviderForm } from './ProviderForm';
 import { ProvidersTable } from './ProvidersTable';
 import { SettingsSection } from './SettingsSection';
 
+/** Two lines at most in the forms' spare cell, so that the section still fits a 720 px window. */
 function NoSecretNote() {
   return (
-    <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900">
-      API keys must be set as environment variables on the server: it cannot store keys because DOCAGENT_SECRET is missing.
+    <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1 text-xs text-amber-900">
+      Without DOCAGENT_SECRET on the server, set keys as its environment variables.
     </p>
   );
 }
