@@ -45,7 +45,8 @@ test('output comes back whole and in order, and a little of it before the comman
   // A command that prints a line and waits is killed on seeing it: its output was not held until it ended.
   const stop = new AbortController();
   const seen: string[] = [];
-  const waiting = await host.run('sh', ['-c', 'echo ready; sleep 30'], {
+  // `exec`: the kill reaches the process holding the pipe (a sleep forked by the shell kept it open for its 30 s).
+  const waiting = await host.run('sh', ['-c', 'echo ready; exec sleep 30'], {
     input: new Uint8Array(),
     signal: stop.signal,
     onOutput: (chunk) => {
