@@ -130,10 +130,9 @@ export async function readPdfTextWithPoppler(
   // quarter (most PDFs turn none); it then also counts the pages, and pdftotext is stopped
   // when they are over the limit.
   const info = mayTurnPagesAQuarter(bytes) ? pageInfo(bytes, maxPages, signal) : undefined;
-  info?.catch(() => {});
-  if (!info) rotation = new Map();
   let pageCount: number | undefined;
-  if (info) {
+  if (!info) rotation = new Map();
+  else {
     try {
       ({ pageCount, rotation } = await info);
     } catch (error) {
