@@ -184,7 +184,10 @@ async function walkThrough(page: Page, problems: BrowserProblems): Promise<void>
     assert.equal(await key.getAttribute('type'), 'password');
     assert.equal(await key.inputValue(), '', 'no key is shown back');
   } else {
-    await models.getByText(/API keys must be set as environment variables/).waitFor();
+    await models
+      .getByRole('note')
+      .getByText(/Without DOCAGENT_SECRET on the server, set keys as its environment variables/)
+      .waitFor();
   }
   await page.screenshot({ path: join(ARTIFACTS, `settings-models-${testDatabaseKind()}.png`), fullPage: true });
 
