@@ -30,9 +30,9 @@ interface Pending {
 /**
  * Runs commands (no shell) from a small process of its own, started at the first command. Node's
  * spawn forks the calling process, and the fork's cost grows with it: 1 ms from a 40 MB process,
- * 5 ms from one of 450 MB, during which the server's event loop stands still, twice for every PDF
- * (pdfinfo and pdftotext) and once for every page OCR'd. From the host, a command costs the
- * server one message each way. A command's environment is PATH and what its caller names: the
+ * 5 ms from one of 450 MB, during which the server's event loop stands still, for every PDF
+ * (pdftotext, and pdfinfo where a page may be turned) and every page OCR'd. From the host, a
+ * command costs the server one message each way. A command's environment is PATH and what its caller names: the
  * server's holds secrets no command needs.
  */
 export class CommandHost {

@@ -7,7 +7,8 @@ let popplerAvailable: boolean | undefined;
 
 /**
  * True when poppler's `pdftotext` and `pdfinfo` are on PATH (checked once per process):
- * the pdftotext engine needs both, pdfinfo to count pages before any page is read.
+ * the pdftotext engine needs both, pdfinfo for a PDF that may turn a page a quarter and to
+ * count the pages of one over the limit.
  */
 export function pdftotextAvailable(): boolean {
   popplerAvailable ??= ['pdftotext', 'pdfinfo'].every((command) => spawnSync(command, ['-v'], { stdio: 'ignore' }).status === 0);

@@ -38,6 +38,8 @@ const WHITESPACE = bytesOf('\0\t\n\f\r ');
 /** What ends a name or a number: whitespace, a delimiter, or the end of the bytes. */
 const TOKEN_ENDS = bytesOf('\0\t\n\f\r ()<>[]{}/%');
 const endsToken = (byte: number | undefined) => byte === undefined || TOKEN_ENDS.has(byte);
+/** The same in a regular expression: what follows is not a name's or a number's next character. */
+const TOKEN_END = String.raw`(?![^\s()<>[\]{}/%])`;
 
 function skipWhitespace(pdf: Buffer, at: number): number {
   while (WHITESPACE.has(pdf[at] ?? -1)) at++;
@@ -78,20 +80,22 @@ function hexByte(pdf: Buffer, at: number): number {
   return /^[0-9a-fA-F]{2}$/.test(digits) ? Number.parseInt(digits, 16) : -1;
 }
 
+/** `7 0 R` after `/Rotate`: the value is another object's. */
+const REFERENCE = new RegExp(String.raw`^\s+\d+\s+R` + TOKEN_END);
+
 /** True when a /Rotate in these bytes may be a quarter turn: a value not plainly a multiple of 180. */
 function turnsAQuarter(pdf: Buffer): boolean {
   return nameEnds(pdf, 'Rotate').some((end) => {
     const at = skipWhitespace(pdf, end);
     const number = /^[+-]?\d{1,9}/.exec(pdf.toString('latin1', at, at + 10))?.[0];
     if (number === undefined || !endsToken(pdf[at + number.length])) return true;
-    // `/Rotate 7 0 R` names another object that holds the value.
-    const reference = /^\s+\d+\s+R(?![^\s()<>[\]{}/%])/.test(pdf.toString('latin1', at + number.length, at + number.length + 24));
+    const reference = REFERENCE.test(pdf.toString('latin1', at + number.length, at + number.length + 24));
     return reference || Number(number) % 180 !== 0;
   });
 }
 
 /** `/Filter /FlateDecode` or `/Filter [/FlateDecode]`: the one filter object streams are written with. */
-const FLATE_ONLY = /\/Filter\s*(?:\/FlateDecode|\[\s*\/FlateDecode\s*\])(?![^\s()<>[\]{}/%])/;
+const FLATE_ONLY = new RegExp(String.raw`\/Filter\s*(?:\/FlateDecode|\[\s*\/FlateDecode\s*\])` + TOKEN_END);
 
 /**
  * The inflated objects of the object stream whose dictionary names `/ObjStm` just before `end`,
