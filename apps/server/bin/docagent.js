@@ -9,5 +9,6 @@ if (major < 24) {
   );
   process.exit(1);
 }
+await import('../src/package-type-hook.ts');
 const { main } = await import('../src/cli/main.ts');
 await main(process.argv.slice(2));

@@ -1,10 +1,7 @@
 import { parseArgs } from 'node:util';
 import { failureMessage, isDomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { loadConfig } from '../config.ts';
-import { serve } from '../serve.ts';
-import { runWorker } from '../worker.ts';
 import { ADMIN_COMMANDS, isAdminCommand } from './admin.ts';
-import { runMcp } from './mcp-command.ts';
 
 const HELP = `docagent — document workbench with an LLM agent
 
@@ -22,7 +19,7 @@ Usage:
 
 Admin commands take --json to print one JSON object. A password left out is generated,
 printed once, and must be changed at first sign-in. On the embedded database, admin
-commands work only while no server has it open.
+commands also work while a server runs: they reach its database through it.
 `;
 
 // Exit codes scripts can tell apart.
@@ -54,9 +51,11 @@ async function run(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
 
-  if (command === 'serve') return serve(config);
-  if (command === 'worker') return runWorker(config);
-  if (command === 'mcp') return runMcp(config);
+  // Each command loads only what it runs: an admin command or the MCP bridge starts in a fraction
+  // of the time the whole server takes to load.
+  if (command === 'serve') return (await import('../serve.ts')).serve(config);
+  if (command === 'worker') return (await import('../worker.ts')).runWorker(config);
+  if (command === 'mcp') return (await import('./mcp-command.ts')).runMcp(config);
 
   if (command === 'migrate') {
     const database = await openDatabase(config.database, 'migrate command');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, type DatabaseTarget, type OpenOptions, openDatabase } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
+import { migratedPgliteTemplate } from './pglite-template.ts';
 
 /**
  * Which database the tests of this process run on: the embedded one by default, the
@@ -24,14 +25,17 @@ function serverUrl(): string {
  * A database of its own for one test file: a fresh PostgreSQL database (created on the
  * TEST_DATABASE_URL server and dropped by `drop`), or for PGlite either a folder under
  * `dataDir` or memory. `target` lets a test hand the same database to a child process.
+ * `premigrated`: an embedded database starts from a migrated dump (pglite-template.ts), for a
+ * caller that migrates it anyway; a child process given the target starts it empty.
  */
-export async function createTestDatabaseTarget(options: { dataDir?: string } = {}): Promise<{
+export async function createTestDatabaseTarget(options: { dataDir?: string; premigrated?: boolean } = {}): Promise<{
   target: DatabaseTarget;
   drop(): Promise<void>;
 }> {
   if (testDatabaseKind() === 'pglite') {
+    const template = options.premigrated ? await migratedPgliteTemplate() : undefined;
     return {
-      target: options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite-memory' },
+      target: options.dataDir ? { kind: 'pglite', dataDir: options.dataDir, template } : { kind: 'pglite-memory', template },
       drop: async () => {},
     };
   }
@@ -56,7 +60,7 @@ export async function createTestDatabaseTarget(options: { dataDir?: string } = {
 
 /** An open, migrated database for one test file; `close` also drops it. */
 export async function openTestDatabase(options: OpenOptions = {}): Promise<Database> {
-  const { target, drop } = await createTestDatabaseTarget();
+  const { target, drop } = await createTestDatabaseTarget({ premigrated: true });
   const database = await openDatabase(target, 'test', options);
   await migrateDatabase(database);
   const close = database.close;

@@ -24,11 +24,20 @@ export interface EmbeddedPostgres {
  * `socketFolder` (or, for a path too long for a socket, or a database in memory, in a private
  * temporary folder).
  */
-export async function startEmbeddedPostgres(options: { dataDir?: string; socketFolder?: string }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir?: string;
+  socketFolder?: string;
+  /** A dump of a data folder that a new database starts from (see PgliteThreadInput). */
+  template?: string;
+}): Promise<EmbeddedPostgres> {
   const wanted = options.socketFolder;
   const temporary = wanted === undefined || socketFile(wanted).length > MAX_SOCKET_PATH;
   const socketFolder = temporary ? mkdtempSync(join(tmpdir(), 'docagent-db-')) : wanted;
-  const input: PgliteThreadInput = { dataDir: options.dataDir, socketPath: socketFile(socketFolder) };
+  const input: PgliteThreadInput = {
+    dataDir: options.dataDir,
+    template: options.template,
+    socketPath: socketFile(socketFolder),
+  };
   const thread = new Worker(THREAD_URL, { workerData: input });
   const cleanUp = () => {
     if (temporary) rmSync(socketFolder, { recursive: true, force: true });

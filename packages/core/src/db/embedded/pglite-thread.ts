@@ -1,6 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgliteExtensions } from './pglite-extensions.ts';
 import { serveSession } from './session-server.ts';
 
 /**
@@ -11,6 +13,8 @@ import { serveSession } from './session-server.ts';
 export interface PgliteThreadInput {
   /** The PGlite data folder; none for a database in memory. */
   dataDir: string | undefined;
+  /** A dump of a data folder (PGlite's dumpDataDir, uncompressed) a new database starts from. */
+  template: string | undefined;
   socketPath: string;
 }
 
@@ -23,8 +27,12 @@ if (!port) throw new Error('pglite-thread.ts runs as a worker thread');
 const post = (message: PgliteThreadMessage) => port.postMessage(message);
 
 try {
-  // The extensions the migrations create; PGlite loads an extension's files only when asked to.
-  const pglite = await PGlite.create({ ...(input.dataDir ? { dataDir: input.dataDir } : {}), extensions: { pg_trgm } });
+  const isNew = !input.dataDir || !existsSync(join(input.dataDir, 'PG_VERSION'));
+  const pglite = await PGlite.create({
+    ...(input.dataDir ? { dataDir: input.dataDir } : {}),
+    ...(input.template && isNew ? { loadDataDir: new Blob([readFileSync(input.template)]) } : {}),
+    extensions: pgliteExtensions,
+  });
   const server = await serveSession(pglite, input.socketPath);
   port.on('message', async (message: { type: 'close' }) => {
     if (message.type !== 'close') return;
