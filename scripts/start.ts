@@ -1,4 +1,4 @@
-import '../apps/server/src/package-type-hook.ts';
+import '../apps/server/src/module-loading.ts';
 import { ensureWebBuild } from './web-build.ts';
 
 // Imported once the hook above is registered: static imports all load before any module runs.

@@ -8,7 +8,7 @@ import { ensureWebBuild } from './web-build.ts';
  * TEST_DATABASE_URL is set, all of them again on that PostgreSQL server.
  * Extra arguments are passed to `node --test` (e.g. --test-name-pattern).
  */
-const PACKAGE_TYPE_HOOK = fileURLToPath(new URL('../apps/server/src/package-type-hook.ts', import.meta.url));
+const MODULE_LOADING = fileURLToPath(new URL('../apps/server/src/module-loading.ts', import.meta.url));
 const files = globSync(['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts']).sort();
 if (files.length === 0) throw new Error('no test files found');
 ensureWebBuild();
@@ -24,11 +24,11 @@ for (const db of passes) {
   // third file filled them (server tests 270 s → 196 s, browser tests 141 s → 123 s); a fourth
   // gained little more. Tests are isolated (each has its own database, server and port), so they
   // do not see each other.
-  // Every test file's process registers the server's package-type hook first, as the server does
-  // (package-type-hook.ts): without it, importing drizzle-orm alone costs each process half a second.
+  // Every test file's process loads its modules as the server does (module-loading.ts: the compile
+  // cache, and a hook without which importing drizzle-orm alone costs each process half a second).
   const result = spawnSync(
     process.execPath,
-    ['--test', '--test-concurrency=3', '--import', PACKAGE_TYPE_HOOK, ...process.argv.slice(2), ...files],
+    ['--test', '--test-concurrency=3', '--import', MODULE_LOADING, ...process.argv.slice(2), ...files],
     {
       stdio: 'inherit',
       env: { ...process.env, DOCAGENT_TEST_DB: db },

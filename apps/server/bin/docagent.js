@@ -9,6 +9,6 @@ if (major < 24) {
   );
   process.exit(1);
 }
-await import('../src/package-type-hook.ts');
+await import('../src/module-loading.ts');
 const { main } = await import('../src/cli/main.ts');
 await main(process.argv.slice(2));

@@ -18,7 +18,7 @@ export async function databaseBefore(tag: string): Promise<{ database: Database;
   journal.entries = journal.entries.slice(0, cut);
   writeFileSync(journalPath, JSON.stringify(journal));
 
-  const created = await createTestDatabaseTarget();
+  const created = await createTestDatabaseTarget({ empty: true });
   const database = await openDatabase(created.target, 'test');
   try {
     await migrateDatabase(database, undefined, folder);

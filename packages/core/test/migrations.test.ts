@@ -8,7 +8,7 @@ let database: Database;
 let drop: () => Promise<void>;
 
 before(async () => {
-  const created = await createTestDatabaseTarget();
+  const created = await createTestDatabaseTarget({ empty: true });
   drop = created.drop;
   database = await openDatabase(created.target, 'test');
 });

@@ -12,14 +12,17 @@ import * as schema from './schema.ts';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /**
- * `template`, for the embedded database: a dump of a data folder (PGlite's dumpDataDir,
- * uncompressed) that a new database starts from instead of an empty one. The tests start from an
- * already migrated one, which takes a third of the time of making a database and migrating it.
+ * `template`, for an embedded database in memory: a dump of a data folder (PGlite's dumpDataDir,
+ * uncompressed) that it starts from instead of an empty database. The tests start from an already
+ * migrated one, which takes a third of the time of making a database and migrating it.
  */
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string; template?: string }
+  | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-memory'; template?: string };
+
+/** Where in DATA_DIR the embedded database keeps its files. */
+export const pgliteFolder = (dataDir: string) => resolve(dataDir, 'pglite');
 
 /** How another client (the job queue) reaches the same database. */
 export type ConnectionSettings = (
@@ -120,9 +123,9 @@ export async function openDatabase(target: DatabaseTarget, holder = 'process', o
     );
   }
   try {
-    const dir = resolve(target.dataDir, 'pglite');
+    const dir = pgliteFolder(target.dataDir);
     mkdirSync(dir, { recursive: true });
-    const embedded = await startEmbeddedPostgres({ dataDir: dir, socketFolder: target.dataDir, template: target.template });
+    const embedded = await startEmbeddedPostgres({ dataDir: dir, socketFolder: target.dataDir });
     lock.announce({ socket: embedded.socketFolder });
     let statistics: { stop(): void } | undefined;
     const database = await connect(

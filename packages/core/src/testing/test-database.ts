@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, type DatabaseTarget, type OpenOptions, openDatabase } from '../db/database.ts';
+import { type Database, type DatabaseTarget, type OpenOptions, openDatabase, pgliteFolder } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
-import { migratedPgliteTemplate } from './pglite-template.ts';
+import { migratedPgliteTemplate, unpackPgliteTemplate } from './pglite-template.ts';
 
 /**
  * Which database the tests of this process run on: the embedded one by default, the
@@ -25,19 +25,19 @@ function serverUrl(): string {
  * A database of its own for one test file: a fresh PostgreSQL database (created on the
  * TEST_DATABASE_URL server and dropped by `drop`), or for PGlite either a folder under
  * `dataDir` or memory. `target` lets a test hand the same database to a child process.
- * `premigrated`: an embedded database starts from a migrated dump (pglite-template.ts), for a
- * caller that migrates it anyway; a child process given the target starts it empty.
+ * An embedded one starts with every migration applied (pglite-template.ts), which is what its
+ * user (a server, openTestDatabase) would do first, unless `empty` asks for one without tables.
  */
-export async function createTestDatabaseTarget(options: { dataDir?: string; premigrated?: boolean } = {}): Promise<{
+export async function createTestDatabaseTarget(options: { dataDir?: string; empty?: boolean } = {}): Promise<{
   target: DatabaseTarget;
   drop(): Promise<void>;
 }> {
   if (testDatabaseKind() === 'pglite') {
-    const template = options.premigrated ? await migratedPgliteTemplate() : undefined;
-    return {
-      target: options.dataDir ? { kind: 'pglite', dataDir: options.dataDir, template } : { kind: 'pglite-memory', template },
-      drop: async () => {},
-    };
+    const template = options.empty ? undefined : await migratedPgliteTemplate();
+    const drop = async () => {};
+    if (!options.dataDir) return { target: { kind: 'pglite-memory', template }, drop };
+    if (template) unpackPgliteTemplate(template, pgliteFolder(options.dataDir));
+    return { target: { kind: 'pglite', dataDir: options.dataDir }, drop };
   }
   const admin = new URL(serverUrl());
   const name = `docagent_t_${randomBytes(6).toString('hex')}`;
@@ -60,7 +60,7 @@ export async function createTestDatabaseTarget(options: { dataDir?: string; prem
 
 /** An open, migrated database for one test file; `close` also drops it. */
 export async function openTestDatabase(options: OpenOptions = {}): Promise<Database> {
-  const { target, drop } = await createTestDatabaseTarget({ premigrated: true });
+  const { target, drop } = await createTestDatabaseTarget();
   const database = await openDatabase(target, 'test', options);
   await migrateDatabase(database);
   const close = database.close;

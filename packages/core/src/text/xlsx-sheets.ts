@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 
 /** One worksheet, its rows as text fields; read the rows before asking for the next sheet (the file streams). */
 export interface XlsxSheet {
@@ -85,6 +84,8 @@ async function* rowsOf(sheet: AsyncIterable<StreamedRow>, date1904: boolean): As
  * a large workbook is never held in memory whole. Blank rows are left out.
  */
 export async function* readXlsxSheets(input: Readable): AsyncGenerator<XlsxSheet> {
+  // exceljs takes about 0.2 s to load: it loads with the first workbook, not with every process.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',

@@ -27,7 +27,7 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(options: {
   dataDir?: string;
   socketFolder?: string;
-  /** A dump of a data folder that a new database starts from (see PgliteThreadInput). */
+  /** For a database in memory: a dump of a data folder it starts from (see PgliteThreadInput). */
   template?: string;
 }): Promise<EmbeddedPostgres> {
   const wanted = options.socketFolder;

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteExtensions } from './pglite-extensions.ts';
@@ -13,7 +12,7 @@ import { serveSession } from './session-server.ts';
 export interface PgliteThreadInput {
   /** The PGlite data folder; none for a database in memory. */
   dataDir: string | undefined;
-  /** A dump of a data folder (PGlite's dumpDataDir, uncompressed) a new database starts from. */
+  /** For a database in memory: a dump of a data folder (PGlite's dumpDataDir, uncompressed) it starts from. */
   template: string | undefined;
   socketPath: string;
 }
@@ -27,10 +26,9 @@ if (!port) throw new Error('pglite-thread.ts runs as a worker thread');
 const post = (message: PgliteThreadMessage) => port.postMessage(message);
 
 try {
-  const isNew = !input.dataDir || !existsSync(join(input.dataDir, 'PG_VERSION'));
   const pglite = await PGlite.create({
     ...(input.dataDir ? { dataDir: input.dataDir } : {}),
-    ...(input.template && isNew ? { loadDataDir: new Blob([readFileSync(input.template)]) } : {}),
+    ...(input.template && !input.dataDir ? { loadDataDir: new Blob([readFileSync(input.template)]) } : {}),
     extensions: pgliteExtensions,
   });
   const server = await serveSession(pglite, input.socketPath);
