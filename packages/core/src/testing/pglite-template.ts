@@ -58,12 +58,15 @@ export function unpackPgliteTemplate(template: string, folder: string): void {
   execFileSync('tar', ['-xf', template, '-C', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** Other versions' dumps, a day after they were last made: another checkout may still use one. */
+/**
+ * Other versions' dumps, and pieces a killed process left, a day after they were last written:
+ * another checkout may still use a dump.
+ */
 function removeStaleTemplates(): void {
   const dayAgo = Date.now() - 24 * 3600 * 1000;
   for (const name of readdirSync(FOLDER)) {
     const path = join(FOLDER, name);
-    if (name.endsWith('.tar') && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) < dayAgo) {
+    if ((statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) < dayAgo) {
       rmSync(path, { force: true });
     }
   }
