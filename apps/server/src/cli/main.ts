@@ -51,8 +51,8 @@ async function run(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
 
-  // Each command loads only what it runs: an admin command or the MCP bridge starts in a fraction
-  // of the time the whole server takes to load.
+  // Each command loads only what it runs: help, migrate and the admin commands start without
+  // loading the HTTP server, the agent and the model providers.
   if (command === 'serve') return (await import('../serve.ts')).serve(config);
   if (command === 'worker') return (await import('../worker.ts')).runWorker(config);
   if (command === 'mcp') return (await import('./mcp-command.ts')).runMcp(config);

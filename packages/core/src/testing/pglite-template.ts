@@ -87,11 +87,10 @@ function templateKey(): string {
 function pgliteVersion(): string {
   let folder = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   for (;;) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    const file = join(folder, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
       if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
-    } catch {
-      // No package.json here: look in the folder above.
     }
     const parent = dirname(folder);
     if (parent === folder) throw new Error('the version of @electric-sql/pglite was not found');
