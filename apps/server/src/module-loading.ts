@@ -19,7 +19,11 @@ import { fileURLToPath } from 'node:url';
  *   resolution (bare names, our own sources, CommonJS, `require`) to Node.
  */
 
-/** The "type" of the package.json nearest to each folder looked at; null when it has none. */
+/**
+ * The "type" of the package.json nearest to each folder looked at; null when it has none. Walked
+ * here rather than asked of `module.findPackageJSON`, which goes through the same lookup as Node's
+ * resolution and took as long (drizzle-orm: 410 ms against 40 ms).
+ */
 const typeOfFolder = new Map<string, string | null>();
 
 function packageType(folder: string): string | null {

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { findPackageJSON } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -85,15 +85,7 @@ function templateKey(): string {
 }
 
 function pgliteVersion(): string {
-  let folder = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-  for (;;) {
-    const file = join(folder, 'package.json');
-    if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
-    }
-    const parent = dirname(folder);
-    if (parent === folder) throw new Error('the version of @electric-sql/pglite was not found');
-    folder = parent;
-  }
+  const file = findPackageJSON('@electric-sql/pglite', import.meta.url);
+  if (!file) throw new Error('the package.json of @electric-sql/pglite was not found');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
