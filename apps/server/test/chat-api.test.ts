@@ -408,6 +408,53 @@ test('threads keep the conversation and its working state for the next turn', as
   assert.equal((await get(`${base()}/threads/${threadId}`)).statusCode, 404);
 });
 
+test("a thread's next turn repeats the last request's input as it was sent, key order included, so the prompt cache reads it", async () => {
+  const threadId = json<{ thread_id: string }>(await post(`${base()}/threads`, {})).thread_id;
+  // Keys in an order jsonb would not keep: it gives shorter keys first.
+  const format = {
+    type: 'json_schema',
+    json_schema: {
+      name: 'invoice_keys',
+      strict: true,
+      schema: {
+        type: 'object',
+        properties: { invoice_number: { type: 'string' }, total: { type: 'number' } },
+        required: ['invoice_number', 'total'],
+        additionalProperties: false,
+      },
+    },
+  };
+  fake.setHandler((r) => {
+    if (isExtraction(r)) return summaryOrExtraction(r);
+    const outputs = toolOutputs(r);
+    if (JSON.stringify(r.body.input).includes('Thank you.')) return { text: 'You are welcome.' };
+    if (outputs.length === 0) {
+      return { toolCalls: [{ name: 'create_schema', arguments: { name: 'Invoice keys', response_format: format } }] };
+    }
+    if (outputs.length === 1) {
+      const schema_id = outputs[0].schema_id;
+      return { toolCalls: [{ name: 'create_prompt', arguments: { name: 'Invoice keys', content: 'Extract.', schema_id } }] };
+    }
+    return { text: 'The schema and the prompt are made.' };
+  });
+  const send = (content: string) =>
+    post(base(), { messages: [{ role: 'user', content }], thread_id: threadId, auto_approve: true });
+  assert.equal((await send('Make a schema and a prompt.')).statusCode, 200);
+  const lastOfFirstTurn = agentRequests().at(-1);
+  assert.equal((await send('Thank you.')).statusCode, 200);
+  const firstOfNextTurn = agentRequests().at(-1);
+
+  const before = (lastOfFirstTurn?.body.input ?? []) as unknown[];
+  const after = (firstOfNextTurn?.body.input ?? []) as unknown[];
+  assert.equal(before.length > 4, true, 'the first turn called its tools');
+  // The system message included: it carries the working state, now {schema_revid, prompt_revid}.
+  assert.deepEqual(
+    after.slice(0, before.length).map((item) => JSON.stringify(item)),
+    before.map((item) => JSON.stringify(item)),
+  );
+  assert.match(JSON.stringify(after), /\\"strict\\":true,\\"schema\\"/);
+});
+
 describe('renaming a thread', () => {
   const patch = (url: string, payload: object, token = alice.token) =>
     t.app.inject({ method: 'PATCH', url, headers: bearer(token), payload });

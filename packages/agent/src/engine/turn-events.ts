@@ -45,7 +45,7 @@ export class TurnEventLog {
       sql`, `,
     );
     return sql`insert into ${agentTurnEvents} (${columns})
-      select ${turnId}, (f->>'seq')::int, f->'event' from jsonb_array_elements(${JSON.stringify(frames)}::jsonb) as f`;
+      select ${turnId}, (f->>'seq')::int, f->'event' from json_array_elements(${JSON.stringify(frames)}::json) as f`;
   }
 
   /** Writes the frames of one run of a turn, in order. */

@@ -11,8 +11,8 @@ import type { TurnStore } from './turn-store.ts';
  * (or, without a thread, to the turn row), its frames to the replay log, its audited calls
  * appended to the run record, and the turn's state. Without a thread that is one statement (the
  * turn's update carries the others as its WITH clauses: one round trip, all or nothing); with one,
- * a transaction. Nothing is rewritten whole, so a step costs the same on a long thread as on a
- * short one.
+ * a transaction. A step sends only what it added, never the conversation whole (the database
+ * still rewrites a long thread's stored array on each append: README, design notes).
  */
 export class TurnJournal {
   readonly db: Db;

@@ -1,6 +1,6 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { and, eq, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { WorkingState } from '../tools/tool.ts';
 import { appendedMessages } from './appended-messages.ts';
 import type { Subject } from './pack.ts';
@@ -242,20 +242,20 @@ export class TurnStore {
    * kept for the replay window. Each is ended once; answers each with its question.
    */
   async endUnansweredQuestions(now = new Date()): Promise<Array<{ turn: Turn; question: string }>> {
-    const waiting = await this.db
-      .select({ id: agentTurns.id, pending: agentTurns.pending })
+    // One statement: the question is read from the row before it is cleared, and a row's lock
+    // makes a second sweeper's UPDATE see it finished and skip it.
+    const waiting = this.db
+      .select({ id: agentTurns.id, question: sql<string | null>`${agentTurns.pending}->>'question'`.as('question') })
       .from(agentTurns)
-      .where(and(eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, now), sql`${agentTurns.pending}->>'kind' = 'input'`));
-    const ended: Array<{ turn: Turn; question: string }> = [];
-    for (const { id, pending } of waiting) {
-      const [row] = await this.db
-        .update(agentTurns)
-        .set({ status: 'finished', pending: null, expiresAt: this.expiry(), updatedAt: now })
-        .where(and(eq(agentTurns.id, id), eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, now)))
-        .returning();
-      if (row) ended.push({ turn: toTurn(row), question: (pending as { question?: string } | null)?.question ?? '' });
-    }
-    return ended;
+      .where(and(eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, now), sql`${agentTurns.pending}->>'kind' = 'input'`))
+      .as('waiting');
+    const rows = await this.db
+      .update(agentTurns)
+      .set({ status: 'finished', pending: null, expiresAt: this.expiry(), updatedAt: now })
+      .from(waiting)
+      .where(and(eq(agentTurns.id, waiting.id), eq(agentTurns.status, 'paused'), lt(agentTurns.expiresAt, now)))
+      .returning({ ...getTableColumns(agentTurns), question: waiting.question });
+    return rows.map(({ question, ...row }) => ({ turn: toTurn(row), question: question ?? '' }));
   }
 
   async stopRequested(turnId: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { and, desc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, notExists } from 'drizzle-orm';
 import { appendedMessages } from '../engine/appended-messages.ts';
 import type { Subject } from '../engine/pack.ts';
 import type { StoredMessages } from '../engine/turn-state.ts';
@@ -188,7 +188,7 @@ export class ThreadStore {
       .where(and(eq(agentTurns.threadId, agentThreads.id), inArray(agentTurns.status, ['running', 'paused'])));
     const updated = await this.db
       .update(agentThreads)
-      .set({ messages: sql`${agentThreads.messages} || ${JSON.stringify(messages)}::jsonb`, updatedAt: new Date() })
+      .set({ messages: appendedMessages(agentThreads.messages, 'all', messages), updatedAt: new Date() })
       .where(and(this.ofUser(access, subject), eq(agentThreads.id, threadId), notExists(busy)))
       .returning({ id: agentThreads.id });
     if (updated.length > 0) return;

@@ -471,14 +471,16 @@ export const agentTurns = pgTable(
     status: text('status', { enum: ['running', 'paused', 'finished', 'stopped', 'failed'] }).notNull(),
     /**
      * A turn without a thread: the conversation so far as AI SDK model messages, provider parts as
-     * received. A turn on a thread keeps them on the thread.
+     * received. A turn on a thread keeps them on the thread. Here and below, json, not jsonb: jsonb
+     * gives keys back in an order of its own, and a model's next request must repeat its earlier
+     * calls and results as it first sent them, or the provider's prompt cache misses from there on.
      */
-    messages: jsonb('messages').$type<unknown[]>().notNull(),
+    messages: json('messages').$type<unknown[]>().notNull(),
     /** Which shape `pending`, `working_state`, `settings` and `progress` have (engine/turn-state.ts). */
     stateVersion: integer('state_version').notNull().default(1),
     /** The tool calls awaiting approval, or the question awaiting an answer. */
-    pending: jsonb('pending').$type<unknown>(),
-    workingState: jsonb('working_state').$type<Record<string, unknown>>().notNull(),
+    pending: json('pending').$type<unknown>(),
+    workingState: json('working_state').$type<Record<string, unknown>>().notNull(),
     /** auto_approve, auto_approved_tools, max_steps, model. */
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
     /** Steps run so far, texts, thinking and usage, for the final body. */
@@ -506,7 +508,8 @@ export const agentTurnEvents = pgTable(
       .notNull()
       .references(() => agentTurns.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    frame: jsonb('frame').$type<Record<string, unknown>>().notNull(),
+    /** As streamed (json: a replay sends the frame's keys in their order). */
+    frame: json('frame').$type<Record<string, unknown>>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
 );
@@ -523,9 +526,9 @@ export const agentThreads = pgTable(
     subjectKind: text('subject_kind').notNull(),
     subjectId: text('subject_id').notNull(),
     title: text('title').notNull(),
-    /** AI SDK model messages, provider parts as received. */
-    messages: jsonb('messages').$type<unknown[]>().notNull(),
-    workingState: jsonb('working_state').$type<Record<string, unknown>>().notNull(),
+    /** AI SDK model messages, provider parts as received (json: see agent_turns). */
+    messages: json('messages').$type<unknown[]>().notNull(),
+    workingState: json('working_state').$type<Record<string, unknown>>().notNull(),
     model: text('model'),
     /** The loop strategy of the thread's turns: react or roa. */
     strategy: text('strategy').notNull().default('react'),
