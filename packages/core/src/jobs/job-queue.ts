@@ -4,7 +4,6 @@ import { wantsAutoCreate } from '../auto-create/auto-create-state.ts';
 import type { TableIngestScheduler, TableIngestServices } from '../data/datasets/dataset-services.ts';
 import { runTableIngest } from '../data/datasets/table-ingest.ts';
 import type { Database } from '../db/database.ts';
-import { storableText } from '../db/storable-text.ts';
 import type { TextExtractionScheduler } from '../documents/documents.ts';
 import { runTextExtraction, type TextJobServices } from '../documents/text-extraction-job.ts';
 import { runBatchItem } from '../extraction/batches/batch-item-job.ts';
@@ -12,10 +11,11 @@ import type { BatchScheduler } from '../extraction/batches/prompt-batches.ts';
 import { runDocumentExtractions } from '../extraction/extraction-job.ts';
 import type { ExtractionServices } from '../extraction/run-extraction.ts';
 import { resumeWaitingExtractions, type WaitingExtractionsScheduler } from '../extraction/waiting-for-model.ts';
-import { failureMessage, withoutUserContent } from '../scrub-errors.ts';
+import { failureMessage } from '../scrub-errors.ts';
 import type { WebhookAttempt, WebhookScheduler } from '../webhooks/deliveries.ts';
 import { runWebhookAttempt, type WebhookAttemptServices } from '../webhooks/delivery-job.ts';
-import { inJobSpan, isLastAttempt, type TracedJob } from './job-span.ts';
+import { isLastAttempt } from './job-span.ts';
+import { WakingQueue } from './waking-queue.ts';
 
 export const TEXT_EXTRACTION_QUEUE = 'text-extraction';
 /** Runs a document's prompts once its text is ready. */
@@ -52,42 +52,23 @@ export interface JobQueueOptions {
    * killed) is retried by another worker. At least 10.
    */
   heartbeatSeconds?: number;
-  /** How often idle workers look for new jobs. */
+  /**
+   * How often idle workers look for jobs nothing announced (retries and delayed jobs coming due;
+   * on the embedded database, jobs sent by another process). Default 5.
+   */
   pollingIntervalSeconds?: number;
   /** Retries of a document's prompts after provider failures (the provider calls retry on their own first). */
   llmRetryLimit?: number;
   llmRetryDelaySeconds?: number;
 }
 
-/**
- * What a failed attempt hands pg-boss, which stores it as the job's output (jsonb): without the
- * failed statement's values (user content), and without characters jsonb refuses, or storing the
- * failure fails in turn and the job is never settled.
- */
-function jobFailure(error: unknown): Error {
-  const failure = new Error(storableText(failureMessage(error)).text);
-  const stack = error instanceof Error ? withoutUserContent(error).stack : undefined;
-  failure.stack = storableText(stack ?? failure.message).text;
-  return failure;
-}
-
-/** Runs one job's work in its span, handing pg-boss a storable failure (see jobFailure). */
-function settled(job: TracedJob, work: () => Promise<unknown>): Promise<void> {
-  // The span records the error itself (its domain kind), pg-boss the storable copy.
-  return inJobSpan(job, async () => {
-    await work();
-  }).catch((error: unknown) => {
-    throw jobFailure(error);
-  });
-}
-
 /** Queues an auto-create run of the document, unless one is queued or running (the queue is exclusive per document). */
-async function sendAutoCreate(boss: PgBoss, documentId: string): Promise<void> {
-  await boss.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
+async function sendAutoCreate(queue: WakingQueue, documentId: string): Promise<void> {
+  await queue.send(AUTO_CREATE_QUEUE, { documentId }, { singletonKey: documentId });
 }
 
-async function sendWebhookAttempts(boss: PgBoss, attempts: WebhookAttempt[], startAfter?: Date): Promise<void> {
-  await boss.insert(
+async function sendWebhookAttempts(queue: WakingQueue, attempts: WebhookAttempt[], startAfter?: Date): Promise<void> {
+  await queue.insert(
     WEBHOOK_QUEUE,
     attempts.map((data) => ({ data, ...(startAfter ? { startAfter } : {}) })),
   );
@@ -113,10 +94,10 @@ export class JobQueue
     BatchScheduler,
     WebhookScheduler
 {
-  private readonly boss: PgBoss;
+  private readonly queue: WakingQueue;
 
-  private constructor(boss: PgBoss) {
-    this.boss = boss;
+  private constructor(queue: WakingQueue) {
+    this.queue = queue;
   }
 
   static async start(
@@ -136,7 +117,17 @@ export class JobQueue
     // A silent worker's job is failed by pg-boss's monitor pass (on a supervisor's tick), which
     // otherwise runs once a minute: both look as often as heartbeats are due.
     const supervision = { superviseIntervalSeconds: heartbeatSeconds, monitorIntervalSeconds: heartbeatSeconds };
-    const boss = new PgBoss({ ...database.connection, max: 4, ...supervision });
+    // On PostgreSQL a job sent by any process wakes the workers of every process (LISTEN/NOTIFY,
+    // one connection more). The embedded database is one session that its clients take turns on,
+    // so a notification would reach the client that sent it, not the listener: there the polls and
+    // this process's own wake-ups (WakingQueue) do it.
+    const notify = database.kind === 'postgres';
+    const boss = new PgBoss({
+      ...database.connection,
+      max: 4,
+      ...supervision,
+      useListenNotify: notify && options.workers > 0,
+    });
     // pg-boss reports background faults (a lost connection, say) as events; without a
     // listener Node would treat them as fatal. A worker's fault comes as a plain object
     // ({ message, stack, queue }), which would print as "[object Object]".
@@ -149,6 +140,7 @@ export class JobQueue
       retryBackoff: true,
       expireInSeconds: 30 * 60,
       heartbeatSeconds,
+      notify,
     };
     const llmQueueOptions = {
       ...queueOptions,
@@ -177,109 +169,92 @@ export class JobQueue
       if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, { ...settings, policy });
     }
-    if (options.workers > 0) {
-      const workOptions = {
-        localConcurrency: options.workers,
-        includeMetadata: true,
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-      } as const;
+    const queue = new WakingQueue(boss, options.pollingIntervalSeconds ?? 5);
+    const workers = options.workers;
+    if (workers > 0) {
       // A crash between storing the text and enqueueing the prompts leaves the text job
       // unfinished, so its retry enqueues them: at least once, and the prompts skip stored results.
-      await boss.work<{ documentId: string }, void, typeof workOptions>(TEXT_EXTRACTION_QUEUE, workOptions, async ([job]) => {
-        if (!job) return;
+      await queue.work<{ documentId: string }>(TEXT_EXTRACTION_QUEUE, workers, async (job) => {
         const { documentId } = job.data;
-        await settled(job, async () => {
-          if (await runTextExtraction(services.text, documentId, { isLast: isLastAttempt(job) })) {
-            await boss.send(LLM_EXTRACTION_QUEUE, { documentId });
-            // A retried text job queues no second run of the same document (see sendAutoCreate).
-            if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
-              await sendAutoCreate(boss, documentId);
-            }
+        if (await runTextExtraction(services.text, documentId, { isLast: isLastAttempt(job) })) {
+          await queue.send(LLM_EXTRACTION_QUEUE, { documentId });
+          // A retried text job queues no second run of the same document (see sendAutoCreate).
+          if (services.autoCreate && (await wantsAutoCreate(services.text.db, documentId))) {
+            await sendAutoCreate(queue, documentId);
           }
-        });
+        }
       });
-      await boss.work<{ documentId: string }, void, typeof workOptions>(LLM_EXTRACTION_QUEUE, workOptions, async ([job]) => {
-        if (!job) return;
-        await settled(job, () =>
-          runDocumentExtractions(services.extraction, job.data.documentId, { isLast: isLastAttempt(job) }),
-        );
-      });
-      await boss.work<{ orgId?: string }, void, typeof workOptions>(WAITING_EXTRACTIONS_QUEUE, workOptions, async ([job]) => {
-        if (!job) return;
+      await queue.work<{ documentId: string }>(LLM_EXTRACTION_QUEUE, workers, (job) =>
+        runDocumentExtractions(services.extraction, job.data.documentId, { isLast: isLastAttempt(job) }),
+      );
+      await queue.work<{ orgId?: string }>(WAITING_EXTRACTIONS_QUEUE, workers, (job) => {
         const send = async (documentId: string, id: string) => {
-          await boss.send(LLM_EXTRACTION_QUEUE, { documentId }, { id });
+          await queue.send(LLM_EXTRACTION_QUEUE, { documentId }, { id });
         };
-        await settled(job, () => resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId));
+        return resumeWaitingExtractions({ ...services.extraction, send }, job.data.orgId);
       });
-      await boss.work<{ batchId: string; documentId: string }, void, typeof workOptions>(
-        BATCH_ITEM_QUEUE,
-        workOptions,
-        async ([job]) => {
-          if (!job) return;
-          await settled(job, () => runBatchItem(services.extraction, job.data.batchId, job.data.documentId));
-        },
+      await queue.work<{ batchId: string; documentId: string }>(BATCH_ITEM_QUEUE, workers, (job) =>
+        runBatchItem(services.extraction, job.data.batchId, job.data.documentId),
       );
       const { tableIngest } = services;
       if (tableIngest) {
-        await boss.work<{ tableId: string }, void, typeof workOptions>(TABLE_INGEST_QUEUE, workOptions, async ([job]) => {
-          if (!job) return;
-          await settled(job, () => runTableIngest(tableIngest, job.data.tableId, { isLast: isLastAttempt(job) }));
-        });
+        await queue.work<{ tableId: string }>(TABLE_INGEST_QUEUE, workers, (job) =>
+          runTableIngest(tableIngest, job.data.tableId, { isLast: isLastAttempt(job) }),
+        );
       }
       const { webhooks } = services;
       if (webhooks) {
         const scheduler: WebhookScheduler = {
-          scheduleWebhookAttempts: (attempts, at) => sendWebhookAttempts(boss, attempts, at),
+          scheduleWebhookAttempts: (attempts, at) => sendWebhookAttempts(queue, attempts, at),
         };
-        await boss.work<WebhookAttempt, void, typeof workOptions>(WEBHOOK_QUEUE, workOptions, async ([job]) => {
-          if (job) await settled(job, () => runWebhookAttempt({ ...webhooks, scheduler }, job.data));
-        });
+        await queue.work<WebhookAttempt>(WEBHOOK_QUEUE, workers, (job) =>
+          runWebhookAttempt({ ...webhooks, scheduler }, job.data),
+        );
       }
       const { autoCreate } = services;
       // Without a runner (core on its own, no agent) documents asking for auto-create stay pending.
       if (autoCreate) {
-        await boss.work<{ documentId: string }, void, typeof workOptions>(AUTO_CREATE_QUEUE, workOptions, async ([job]) => {
-          if (!job) return;
-          await settled(job, () => autoCreate.run(job.data.documentId, { isLast: isLastAttempt(job) }, job.signal));
-        });
+        await queue.work<{ documentId: string }>(AUTO_CREATE_QUEUE, workers, (job) =>
+          autoCreate.run(job.data.documentId, { isLast: isLastAttempt(job) }, job.signal),
+        );
       }
     }
-    const queue = new JobQueue(boss);
+    const jobs = new JobQueue(queue);
     // The environment may have brought a provider since the last start: documents left waiting go now.
-    await queue.scheduleWaitingExtractions();
-    return queue;
+    await jobs.scheduleWaitingExtractions();
+    return jobs;
   }
 
   async scheduleTextExtraction(documentId: string): Promise<void> {
-    await this.boss.send(TEXT_EXTRACTION_QUEUE, { documentId });
+    await this.queue.send(TEXT_EXTRACTION_QUEUE, { documentId });
   }
 
   async scheduleAutoCreate(documentId: string): Promise<void> {
-    await sendAutoCreate(this.boss, documentId);
+    await sendAutoCreate(this.queue, documentId);
   }
 
   async scheduleWaitingExtractions(orgId?: string): Promise<void> {
     const data = orgId === undefined ? {} : { orgId };
-    await this.boss.send(WAITING_EXTRACTIONS_QUEUE, data, { singletonKey: orgId ?? '*' });
+    await this.queue.send(WAITING_EXTRACTIONS_QUEUE, data, { singletonKey: orgId ?? '*' });
   }
 
   async scheduleTableIngest(tableId: string): Promise<void> {
-    await this.boss.send(TABLE_INGEST_QUEUE, { tableId });
+    await this.queue.send(TABLE_INGEST_QUEUE, { tableId });
   }
 
   async scheduleBatchItems(batchId: string, documentIds: string[]): Promise<void> {
-    await this.boss.insert(
+    await this.queue.insert(
       BATCH_ITEM_QUEUE,
       documentIds.map((documentId) => ({ data: { batchId, documentId } })),
     );
   }
 
   async scheduleWebhookAttempts(attempts: WebhookAttempt[], startAfter?: Date): Promise<void> {
-    await sendWebhookAttempts(this.boss, attempts, startAfter);
+    await sendWebhookAttempts(this.queue, attempts, startAfter);
   }
 
   /** Stops fetching, lets running jobs finish, and closes the queue's own connections (the database stays open for its owner). */
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, close: true, timeout: 20_000 });
+    await this.queue.boss.stop({ graceful: true, close: true, timeout: 20_000 });
   }
 }
