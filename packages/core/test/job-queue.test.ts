@@ -6,7 +6,6 @@ import {
   createOrganization,
   type Database,
   DatabaseBlobStore,
-  type ExtractFn,
   JobQueue,
   ModelRegistry,
   selectRows,
@@ -14,15 +13,11 @@ import {
   uploadDocuments,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
+import { plainTextExtract } from './plain-text-extract.ts';
 
 let database: Database;
 let queue: JobQueue;
 let orgId: string;
-
-const extract: ExtractFn = async ({ bytes }) => {
-  const text = new TextDecoder().decode(bytes);
-  return { pageCount: 1, pages: [{ page: 1, text, width: 1, height: 1, engine: 'plain', items: [] }] };
-};
 
 /** Stands in for the headless agent: records each run and holds it until released. */
 const runs: string[] = [];
@@ -50,7 +45,7 @@ before(async () => {
   queue = await JobQueue.start(
     database,
     {
-      text: { db: database.db, blobs, extract },
+      text: { db: database.db, blobs, extract: plainTextExtract },
       extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
       autoCreate: {
         run: async (documentId) => {

@@ -5,7 +5,6 @@ import {
   createOrganization,
   type Database,
   DatabaseBlobStore,
-  type ExtractFn,
   JobQueue,
   ModelRegistry,
   selectRows,
@@ -13,6 +12,7 @@ import {
   uploadDocuments,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
+import { plainTextExtract } from './plain-text-extract.ts';
 
 /**
  * Workers poll only as a backstop (waking-queue.ts): here the poll is an hour, so the jobs below
@@ -23,18 +23,13 @@ let database: Database;
 let queue: JobQueue;
 let orgId: string;
 
-const extract: ExtractFn = async ({ bytes }) => {
-  const text = new TextDecoder().decode(bytes);
-  return { pageCount: 1, pages: [{ page: 1, text, width: 1, height: 1, engine: 'plain', items: [] }] };
-};
-
 before(async () => {
   database = await openTestDatabase();
   orgId = (await createOrganization(database.db, { name: 'Wake-ups' })).id;
   queue = await JobQueue.start(
     database,
     {
-      text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract },
+      text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract },
       extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
     },
     { workers: 1, pollingIntervalSeconds: 3600 },

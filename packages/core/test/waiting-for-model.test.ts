@@ -7,7 +7,6 @@ import {
   createOrganization,
   type Database,
   DatabaseBlobStore,
-  type ExtractFn,
   getDocument,
   JobQueue,
   LLM_EXTRACTION_QUEUE,
@@ -22,6 +21,7 @@ import {
   waitingJobId,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
+import { plainTextExtract } from './plain-text-extract.ts';
 
 /**
  * Case 2 of the state audit (issue 16): documents whose prompts found no model are processed once
@@ -34,10 +34,6 @@ let bare: ModelRegistry;
 let withKey: ModelRegistry;
 
 const SUMMARY = { document_type: 'note', summary: 'A note.', key_facts: [] };
-const extract: ExtractFn = async ({ bytes }) => {
-  const text = new TextDecoder().decode(bytes);
-  return { pageCount: 1, pages: [{ page: 1, text, width: 1, height: 1, engine: 'plain', items: [] }] };
-};
 const admin = (orgId: string) => ({ orgId, role: 'admin' as const, userId: null });
 
 async function* once(text: string) {
@@ -70,7 +66,9 @@ const upload = async (
 /** A document whose text is ready and whose prompts' job found no provider, as before a provider existed. */
 async function waitingDocument(orgId: string, name: string) {
   const doc = await upload(orgId, name);
-  await runTextExtraction({ db: database.db, blobs: new DatabaseBlobStore(database.db), extract }, doc.id, { isLast: true });
+  await runTextExtraction({ db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract }, doc.id, {
+    isLast: true,
+  });
   assert.equal(await runDocumentExtractions({ db: database.db, llm: bare }, doc.id, { isLast: true }), 'skipped');
   return doc;
 }
@@ -152,7 +150,7 @@ describe('on the job queue', () => {
     const queue = await JobQueue.start(
       database,
       {
-        text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract },
+        text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract },
         extraction: { db: database.db, llm: bare },
       },
       { workers: 2, pollingIntervalSeconds: 0.5 },
@@ -187,7 +185,7 @@ describe('on the job queue', () => {
     const queue = await JobQueue.start(
       database,
       {
-        text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract },
+        text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract },
         extraction: { db: database.db, llm: withKey },
       },
       { workers: 2, pollingIntervalSeconds: 0.5 },
