@@ -83,8 +83,11 @@ describe('webhooks', () => {
   });
 
   test('a receiver answering 500 then 200 is retried and ends delivered, both attempts counted', async () => {
+    // Only the ping is counted: the text of the first test's upload may become ready meanwhile,
+    // and its document.text_ready goes to this endpoint too.
+    const isPing = (r: { path: string; body: string }) => r.path === '/flaky' && JSON.parse(r.body).type === 'ping';
     let calls = 0;
-    receiver.handler = (r) => (r.path === '/flaky' ? { status: ++calls === 1 ? 500 : 200 } : { status: 200 });
+    receiver.handler = (r) => (isPing(r) ? { status: ++calls === 1 ? 500 : 200 } : { status: 200 });
     const endpoint = await createEndpoint('/flaky', ['document.text_ready']);
     const sent = await call(t, 'POST', `${base()}/${endpoint.id}/test`);
     assert.equal(sent.statusCode, 202, sent.body);
@@ -93,7 +96,7 @@ describe('webhooks', () => {
     assert.equal(delivery.status, 'succeeded');
     assert.equal(delivery.attempts, 2);
     assert.equal(delivery.last_status_code, 200);
-    const requests = receiver.to('/flaky');
+    const requests = receiver.to('/flaky').filter(isPing);
     assert.equal(requests.length, 2);
     assert.equal(requests[0]?.headers['docagent-webhook-id'], requests[1]?.headers['docagent-webhook-id'], 'one event id');
     assert.equal(requests[0]?.body, requests[1]?.body, 'one body');
