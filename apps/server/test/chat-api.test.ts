@@ -438,7 +438,11 @@ test("a thread's next turn repeats the last request's input as it was sent, key 
     return { text: 'The schema and the prompt are made.' };
   });
   const send = (content: string) =>
-    post(base(), { messages: [{ role: 'user', content }], thread_id: threadId, auto_approve: true });
+    post(base(), {
+      messages: [{ role: 'user', content }],
+      thread_id: threadId,
+      auto_approved_tools: ['create_schema', 'create_prompt'],
+    });
   assert.equal((await send('Make a schema and a prompt.')).statusCode, 200);
   const lastOfFirstTurn = agentRequests().at(-1);
   assert.equal((await send('Thank you.')).statusCode, 200);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'drizzle-orm';
 import {
   AUTO_CREATE_QUEUE,
   createOrganization,
@@ -8,12 +7,11 @@ import {
   DatabaseBlobStore,
   JobQueue,
   ModelRegistry,
-  selectRows,
   TEXT_EXTRACTION_QUEUE,
   uploadDocuments,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
-import { plainTextExtract } from './plain-text-extract.ts';
+import { jobCount, plainTextExtract } from './job-test-kit.ts';
 
 let database: Database;
 let queue: JobQueue;
@@ -76,16 +74,7 @@ test('text extracted again while auto-create runs queues no second run of the do
   // A retried or repeated text job finds the document still waiting for auto-create (the
   // stand-in never moves it on) and asks for a run again while the first one runs.
   await queue.scheduleTextExtraction(doc.id);
-  await until('the second text job', async () => (await jobs(TEXT_EXTRACTION_QUEUE, 'completed')) === 2);
-  assert.equal(await jobs(AUTO_CREATE_QUEUE), 1);
+  await until('the second text job', async () => (await jobCount(database.db, TEXT_EXTRACTION_QUEUE, 'completed')) === 2);
+  assert.equal(await jobCount(database.db, AUTO_CREATE_QUEUE), 1);
   assert.deepEqual(runs, [doc.id]);
 });
-
-/** Jobs of a queue (in a state) in pg-boss's own table. */
-async function jobs(queueName: string, state?: string): Promise<number> {
-  const [row] = await selectRows<{ n: number }>(
-    database.db,
-    sql`select count(*)::int as n from pgboss.job where name = ${queueName} and (${state ?? null}::text is null or state::text = ${state ?? null})`,
-  );
-  return row?.n ?? 0;
-}

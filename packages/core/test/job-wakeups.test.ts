@@ -12,7 +12,7 @@ import {
   uploadDocuments,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
-import { plainTextExtract } from './plain-text-extract.ts';
+import { jobCount, plainTextExtract } from './job-test-kit.ts';
 
 /**
  * Workers poll only as a backstop (waking-queue.ts): here the poll is an hour, so the jobs below
@@ -40,13 +40,7 @@ after(async () => {
   await database.close();
 });
 
-async function completed(queueName: string): Promise<number> {
-  const [row] = await selectRows<{ n: number }>(
-    database.db,
-    sql`select count(*)::int as n from pgboss.job where name = ${queueName} and state = 'completed'`,
-  );
-  return row?.n ?? 0;
-}
+const completed = () => jobCount(database.db, TEXT_EXTRACTION_QUEUE, 'completed');
 
 test('with an hour between polls, four uploads sent at once are all read by one worker', async () => {
   async function* text(value: string) {
@@ -60,8 +54,8 @@ test('with an hour between polls, four uploads sent at once are all read by one 
   );
   assert.equal(documents.length, 4);
   const deadline = Date.now() + 60_000;
-  while ((await completed(TEXT_EXTRACTION_QUEUE)) < 4) {
-    assert.ok(Date.now() < deadline, `only ${await completed(TEXT_EXTRACTION_QUEUE)} of 4 text jobs ran`);
+  while ((await completed()) < 4) {
+    assert.ok(Date.now() < deadline, `only ${await completed()} of 4 text jobs ran`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const states = await selectRows<{ state: string }>(

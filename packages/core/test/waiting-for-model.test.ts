@@ -21,7 +21,7 @@ import {
   waitingJobId,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
-import { plainTextExtract } from './plain-text-extract.ts';
+import { plainTextExtract } from './job-test-kit.ts';
 
 /**
  * Case 2 of the state audit (issue 16): documents whose prompts found no model are processed once

@@ -255,6 +255,6 @@ export class JobQueue
 
   /** Stops fetching, lets running jobs finish, and closes the queue's own connections (the database stays open for its owner). */
   async stop(): Promise<void> {
-    await this.queue.boss.stop({ graceful: true, close: true, timeout: 20_000 });
+    await this.queue.stop();
   }
 }

@@ -24,7 +24,7 @@ function jobFailure(error: unknown): Error {
  * server on the embedded database 2.9 s of CPU a minute; with this, 1.6 s (BENCHMARKS.md).
  */
 export class WakingQueue {
-  readonly boss: PgBoss;
+  private readonly boss: PgBoss;
   private readonly pollSeconds: number;
   private readonly workers = new Map<string, string[]>();
 
@@ -74,6 +74,11 @@ export class WakingQueue {
       });
       ids.push(id);
     }
+  }
+
+  /** Stops fetching, lets running jobs finish, and closes pg-boss's own connections. */
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, close: true, timeout: 20_000 });
   }
 
   private wake(queue: string): void {
