@@ -1,16 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BASELINE_WASM_FLAGS } from '../packages/core/src/db/embedded/wasm-tiering.ts';
+import { filesUsingTestDatabase } from './test-files.ts';
 import { ensureWebBuild } from './web-build.ts';
 
 /**
  * `npm test`: every workspace's tests on the embedded database, then, when
- * TEST_DATABASE_URL is set, all of them again on that PostgreSQL server.
+ * TEST_DATABASE_URL is set, those that use the test database again on that PostgreSQL server.
  * Extra arguments are passed to `node --test` (e.g. --test-name-pattern).
  */
 const MODULE_LOADING = fileURLToPath(new URL('../apps/server/src/module-loading.ts', import.meta.url));
 const files = globSync(['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts']).sort();
 if (files.length === 0) throw new Error('no test files found');
+const databaseFiles = filesUsingTestDatabase(files);
 ensureWebBuild();
 
 const passes: Array<'pglite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -25,13 +29,23 @@ for (const db of passes) {
   // gained little more. Tests are isolated (each has its own database, server and port), so they
   // do not see each other.
   // Every test file's process loads its modules as the server does (module-loading.ts: the compile
-  // cache, and a hook without which importing drizzle-orm alone costs each process half a second).
+  // cache, and a hook without which importing drizzle-orm alone costs each process half a second),
+  // and with the embedded database's WebAssembly left unoptimized, which a test file is too short to
+  // gain from (wasm-tiering.ts); `node --test` gives its flags to each file's process.
   const result = spawnSync(
     process.execPath,
-    ['--test', '--test-concurrency=3', '--import', MODULE_LOADING, ...process.argv.slice(2), ...files],
+    [
+      '--test',
+      '--test-concurrency=3',
+      ...BASELINE_WASM_FLAGS,
+      '--import',
+      MODULE_LOADING,
+      ...process.argv.slice(2),
+      ...(db === 'pglite' ? files : files.filter((file) => databaseFiles.has(resolve(file)))),
+    ],
     {
       stdio: 'inherit',
-      env: { ...process.env, DOCAGENT_TEST_DB: db },
+      env: { ...process.env, DOCAGENT_TEST_DB: db, DOCAGENT_TEST_DATABASE_FILES: JSON.stringify([...databaseFiles]) },
     },
   );
   if (result.status !== 0) failed = true;

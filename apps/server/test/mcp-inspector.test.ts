@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import {
   createApiToken,
   createOrganization,
@@ -17,7 +16,7 @@ import {
   setMembership,
 } from '@docagent/core';
 import { createTestDatabaseTarget, testDatabaseKind } from '@docagent/core/testing';
-import { envFor, runCli, type ServerProcess, startServer } from './processes.ts';
+import { DOCAGENT_ARGS, envFor, runCli, type ServerProcess, startServer } from './processes.ts';
 
 /**
  * A real MCP client no one here wrote, the MCP inspector's CLI from npm, lists and calls the tools
@@ -25,7 +24,6 @@ import { envFor, runCli, type ServerProcess, startServer } from './processes.ts'
  * streamable HTTP (`/mcp`).
  */
 
-const BIN = fileURLToPath(new URL('../bin/docagent.js', import.meta.url));
 const INSPECTOR = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/package.json')),
   'build',
@@ -80,7 +78,7 @@ function assertTagsRead(called: Called): void {
   assert.match(called.content[0]?.text ?? '', /"Invoices"/);
 }
 
-const stdioTarget = [process.execPath, BIN, 'mcp'];
+const stdioTarget = [process.execPath, ...DOCAGENT_ARGS, 'mcp'];
 const callListTags = ['--method', 'tools/call', '--tool-name', 'list_tags', '--tool-arg', 'limit=5'];
 
 before(async () => {

@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { DatabaseTarget } from '@docagent/core';
+import { BASELINE_WASM_FLAGS, type DatabaseTarget } from '@docagent/core';
 
-const BIN = fileURLToPath(new URL('../bin/docagent.js', import.meta.url));
+/**
+ * Node's arguments that run `docagent`, as a test starts it: a test's server lives seconds, so its
+ * embedded database is not optimized (wasm-tiering.ts), as the test processes' own are not.
+ */
+export const DOCAGENT_ARGS = [...BASELINE_WASM_FLAGS, fileURLToPath(new URL('../bin/docagent.js', import.meta.url))];
 
 /** The environment that points a docagent process at a test database. */
 export function envFor(target: DatabaseTarget): NodeJS.ProcessEnv {
@@ -22,7 +26,7 @@ export interface CliResult {
 }
 
 export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...DOCAGENT_ARGS, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -44,7 +48,10 @@ export interface ServerProcess {
  * resolves once it is ready, or rejects with its output.
  */
 export function startServer(env: NodeJS.ProcessEnv, command: 'serve' | 'worker' = 'serve'): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, command], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...DOCAGENT_ARGS, command], {
+    env: { ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {

@@ -25,6 +25,7 @@ export * from './data/sql/query-plan-compiler.ts';
 export { checkSqlPolicy, SQL_POLICY_RULE } from './data/sql/sql-policy.ts';
 export * from './data/sql/sql-runner-pool.ts';
 export * from './db/database.ts';
+export * from './db/embedded/wasm-tiering.ts';
 export * from './db/migrate.ts';
 export * from './db/page-with-total.ts';
 export * as tables from './db/schema.ts';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { failureMessage, isDomainError, migrateDatabase, openDatabase } from '@docagent/core';
+import { compileWasmForShortRun, failureMessage, isDomainError, migrateDatabase, openDatabase } from '@docagent/core';
 import { loadConfig } from '../config.ts';
 import { ADMIN_COMMANDS, isAdminCommand } from './admin.ts';
 
@@ -56,6 +56,8 @@ async function run(argv: string[]): Promise<void> {
   if (command === 'serve') return (await import('../serve.ts')).serve(config);
   if (command === 'worker') return (await import('../worker.ts')).runWorker(config);
   if (command === 'mcp') return (await import('./mcp-command.ts')).runMcp(config);
+  // What is left runs a few statements and exits: the embedded database need not be optimized.
+  compileWasmForShortRun();
 
   if (command === 'migrate') {
     const database = await openDatabase(config.database, 'migrate command');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import pg from 'pg';
 import { type Database, type DatabaseTarget, type OpenOptions, openDatabase, pgliteFolder } from '../db/database.ts';
 import { migrateDatabase } from '../db/migrate.ts';
@@ -22,6 +23,19 @@ function serverUrl(): string {
 }
 
 /**
+ * `npm test` runs on PostgreSQL only the files it found importing this module (scripts/test-files.ts)
+ * and lists them here; a file it missed fails, rather than lose its PostgreSQL pass unseen.
+ */
+function assertListedByTestRunner(): void {
+  const listed = process.env.DOCAGENT_TEST_DATABASE_FILES;
+  const file = process.argv[1];
+  if (!listed || !file || (JSON.parse(listed) as string[]).includes(resolve(file))) return;
+  throw new Error(
+    `${file} uses the test database, but npm test did not see it import test-database.ts, so it would not run it on PostgreSQL. Import the module (or one that does) with a literal specifier.`,
+  );
+}
+
+/**
  * A database of its own for one test file: a fresh PostgreSQL database (created on the
  * TEST_DATABASE_URL server and dropped by `drop`), or for PGlite either a folder under
  * `dataDir` or memory. `target` lets a test hand the same database to a child process.
@@ -32,6 +46,7 @@ export async function createTestDatabaseTarget(options: { dataDir?: string; empt
   target: DatabaseTarget;
   drop(): Promise<void>;
 }> {
+  assertListedByTestRunner();
   if (testDatabaseKind() === 'pglite') {
     const template = options.empty ? undefined : await migratedPgliteTemplate();
     const drop = async () => {};
