@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import {
-  AUTO_CREATE_QUEUE,
-  createOrganization,
-  type Database,
-  DatabaseBlobStore,
-  JobQueue,
-  ModelRegistry,
-  TEXT_EXTRACTION_QUEUE,
-  uploadDocuments,
-} from '../src/index.ts';
+import { AUTO_CREATE_QUEUE, createOrganization, type Database, JobQueue, TEXT_EXTRACTION_QUEUE } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
-import { jobCount, plainTextExtract } from './job-test-kit.ts';
+import { jobCount, noModels, plainTextServices, until, uploadTexts } from './job-test-kit.ts';
 
 let database: Database;
 let queue: JobQueue;
@@ -24,27 +15,14 @@ const held = new Promise<void>((resolve) => {
   releaseRun = resolve;
 });
 
-async function* once(text: string) {
-  yield Buffer.from(text);
-}
-
-async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 before(async () => {
   database = await openTestDatabase();
   orgId = (await createOrganization(database.db, { name: 'Queue' })).id;
-  const blobs = new DatabaseBlobStore(database.db);
   queue = await JobQueue.start(
     database,
     {
-      text: { db: database.db, blobs, extract: plainTextExtract },
-      extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
+      text: plainTextServices(database.db),
+      extraction: { db: database.db, llm: noModels(database.db) },
       autoCreate: {
         run: async (documentId) => {
           runs.push(documentId);
@@ -62,12 +40,9 @@ after(async () => {
 });
 
 test('text extracted again while auto-create runs queues no second run of the document', async () => {
-  const [doc] = await uploadDocuments(
-    { db: database.db, blobs: new DatabaseBlobStore(database.db), scheduler: queue },
-    { orgId, role: 'admin', userId: null },
-    [{ name: 'invoice.txt', content: once('INVOICE 2024-117'), autoCreate: true }],
-    { maxFileBytes: 1e6, maxRequestBytes: 2e6, maxFiles: 1 },
-  );
+  const [doc] = await uploadTexts(database.db, queue, orgId, [
+    { name: 'invoice.txt', text: 'INVOICE 2024-117', autoCreate: true },
+  ]);
   assert.ok(doc);
   await until('the auto-create run', () => runs.length === 1);
 

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import {
-  createOrganization,
-  type Database,
-  DatabaseBlobStore,
-  JobQueue,
-  ModelRegistry,
-  selectRows,
-  TEXT_EXTRACTION_QUEUE,
-  uploadDocuments,
-} from '../src/index.ts';
+import { createOrganization, type Database, JobQueue, selectRows, TEXT_EXTRACTION_QUEUE } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
-import { jobCount, plainTextExtract } from './job-test-kit.ts';
+import { jobCount, noModels, plainTextServices, until, uploadTexts } from './job-test-kit.ts';
 
 /**
  * Workers poll only as a backstop (waking-queue.ts): here the poll is an hour, so the jobs below
@@ -29,8 +20,8 @@ before(async () => {
   queue = await JobQueue.start(
     database,
     {
-      text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract },
-      extraction: { db: database.db, llm: new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 1000 }) },
+      text: plainTextServices(database.db),
+      extraction: { db: database.db, llm: noModels(database.db) },
     },
     { workers: 1, pollingIntervalSeconds: 3600 },
   );
@@ -40,24 +31,18 @@ after(async () => {
   await database.close();
 });
 
-const completed = () => jobCount(database.db, TEXT_EXTRACTION_QUEUE, 'completed');
-
 test('with an hour between polls, four uploads sent at once are all read by one worker', async () => {
-  async function* text(value: string) {
-    yield Buffer.from(value);
-  }
-  const documents = await uploadDocuments(
-    { db: database.db, blobs: new DatabaseBlobStore(database.db), scheduler: queue },
-    { orgId, role: 'admin', userId: null },
-    ['one', 'two', 'three', 'four'].map((name) => ({ name: `${name}.txt`, content: text(`Invoice ${name}`) })),
-    { maxFileBytes: 1e6, maxRequestBytes: 2e6, maxFiles: 4 },
+  const documents = await uploadTexts(
+    database.db,
+    queue,
+    orgId,
+    ['one', 'two', 'three', 'four'].map((name) => ({ name: `${name}.txt`, text: `Invoice ${name}` })),
   );
   assert.equal(documents.length, 4);
-  const deadline = Date.now() + 60_000;
-  while ((await completed()) < 4) {
-    assert.ok(Date.now() < deadline, `only ${await completed()} of 4 text jobs ran`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(
+    'all four text jobs to complete',
+    async () => (await jobCount(database.db, TEXT_EXTRACTION_QUEUE, 'completed')) === 4,
+  );
   const states = await selectRows<{ state: string }>(
     database.db,
     sql`select state from documents where org_id = ${orgId} order by name`,

@@ -6,7 +6,6 @@ import {
   changeLlmProvider,
   createOrganization,
   type Database,
-  DatabaseBlobStore,
   getDocument,
   JobQueue,
   LLM_EXTRACTION_QUEUE,
@@ -17,11 +16,10 @@ import {
   selectRows,
   type TextExtractionScheduler,
   tables,
-  uploadDocuments,
   waitingJobId,
 } from '../src/index.ts';
 import { openTestDatabase } from '../src/testing/test-database.ts';
-import { plainTextExtract } from './job-test-kit.ts';
+import { noModels, plainTextServices, until, uploadTexts } from './job-test-kit.ts';
 
 /**
  * Case 2 of the state audit (issue 16): documents whose prompts found no model are processed once
@@ -36,29 +34,12 @@ let withKey: ModelRegistry;
 const SUMMARY = { document_type: 'note', summary: 'A note.', key_facts: [] };
 const admin = (orgId: string) => ({ orgId, role: 'admin' as const, userId: null });
 
-async function* once(text: string) {
-  yield Buffer.from(text);
-}
-
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const upload = async (
   orgId: string,
   name: string,
   scheduler: TextExtractionScheduler = { scheduleTextExtraction: async () => {} },
 ) => {
-  const [doc] = await uploadDocuments(
-    { db: database.db, blobs: new DatabaseBlobStore(database.db), scheduler },
-    admin(orgId),
-    [{ name, content: once(`Notes of ${name}`) }],
-    { maxFileBytes: 1e6, maxRequestBytes: 2e6, maxFiles: 1 },
-  );
+  const [doc] = await uploadTexts(database.db, scheduler, orgId, [{ name, text: `Notes of ${name}` }]);
   if (!doc) throw new Error('no document stored');
   return doc;
 };
@@ -66,9 +47,7 @@ const upload = async (
 /** A document whose text is ready and whose prompts' job found no provider, as before a provider existed. */
 async function waitingDocument(orgId: string, name: string) {
   const doc = await upload(orgId, name);
-  await runTextExtraction({ db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract }, doc.id, {
-    isLast: true,
-  });
+  await runTextExtraction(plainTextServices(database.db), doc.id, { isLast: true });
   assert.equal(await runDocumentExtractions({ db: database.db, llm: bare }, doc.id, { isLast: true }), 'skipped');
   return doc;
 }
@@ -93,7 +72,7 @@ before(async () => {
   database = await openTestDatabase();
   fake = await startFakeLlm();
   fake.setHandler(() => ({ text: JSON.stringify(SUMMARY) }));
-  bare = new ModelRegistry(database.db, { env: {}, maxRetries: 0, timeoutMs: 10_000 });
+  bare = noModels(database.db, 10_000);
   const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl };
   withKey = new ModelRegistry(database.db, { env, maxRetries: 0, timeoutMs: 10_000 });
 });
@@ -150,7 +129,7 @@ describe('on the job queue', () => {
     const queue = await JobQueue.start(
       database,
       {
-        text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract },
+        text: plainTextServices(database.db),
         extraction: { db: database.db, llm: bare },
       },
       { workers: 2, pollingIntervalSeconds: 0.5 },
@@ -185,7 +164,7 @@ describe('on the job queue', () => {
     const queue = await JobQueue.start(
       database,
       {
-        text: { db: database.db, blobs: new DatabaseBlobStore(database.db), extract: plainTextExtract },
+        text: plainTextServices(database.db),
         extraction: { db: database.db, llm: withKey },
       },
       { workers: 2, pollingIntervalSeconds: 0.5 },

@@ -57,6 +57,7 @@ export class WakingQueue {
       notifyPollingIntervalSeconds: this.pollSeconds,
     } as const;
     for (let i = 0; i < count; i++) {
+      // Declared first: the worker may take its first job before \`work\` has answered with its id.
       let id = '';
       id = await this.boss.work<T, void, typeof options>(queue, options, async ([job]) => {
         if (!job) return;
