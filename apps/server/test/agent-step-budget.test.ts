@@ -29,23 +29,24 @@ import { bearer, seedMember } from './helpers.ts';
  *   that a rule added while a turn runs applies to its next call, with the turn's stop flag for
  *   the stop check before the batch's first call (1; the check before the step takes the flag the
  *   last commit read back);
- * - the tool's own queries (2: the tags and their count);
+ * - the tool's own query (1: the tags with their count);
  * - the step's commit (1: the turn's update, carrying the frames' INSERT into the replay log, the
- *   usage record's INSERT and the run record's UPDATE as WITH clauses; a turn on a thread adds the
+ *   usage record's INSERT and the run record's upsert as WITH clauses; a turn on a thread adds the
  *   thread's writes, in a transaction).
  * The subject's context for the system message (the document, its page texts, its extraction
  * results) is read once per run and again only after a step whose calls wrote something
  * (SectionCache). Transaction control (BEGIN, COMMIT) is counted apart: a step runs none here.
  */
-const STEP_BUDGET = 4;
+const STEP_BUDGET = 3;
 /**
  * A whole turn of three steps (two calls of list_tags, then an answer) through `POST .../chat`:
- * authentication (3), the subject (1), the model choices (2), opening the turn and its run record
- * (2), the first stop check (1), the system message's reads (4: the document, its pages' text, the
- * document again and its extraction results), two steps of STEP_BUDGET, the answer's commit with
- * its usage record and last frames (1), and the webhooks lookup of its end (1).
+ * authentication (2: the token, whose last use is written only when it is a minute old, and the
+ * membership), the subject (1), the model choices (2), opening the turn (1: its run record comes
+ * with its first commit, and a turn just opened needs no stop check), the system message's reads
+ * (3: the document, its pages' text and its extraction results), two steps of STEP_BUDGET, the
+ * answer's commit with its usage record and last frames (1), and the webhooks lookup of its end (1).
  */
-const TURN_BUDGET = 23;
+const TURN_BUDGET = 17;
 
 const FEW_STEPS = 2;
 const MORE_STEPS = 6;

@@ -136,7 +136,9 @@ export class AgentEngine {
       strategy: strategy.name,
     });
     return this.withAbort(turn.id, signal, async (s) => {
-      const run = this.runOf(turn, input.access, out, llm, s, stored);
+      // A turn this call just opened was asked to stop only if a stop came within these few
+      // milliseconds from another process; its first batch's stop check still sees that one.
+      const run = this.runOf(turn, input.access, out, llm, s, stored, false);
       await strategy.begin?.(run);
       return runTurn(strategy, run);
     });
@@ -195,6 +197,7 @@ export class AgentEngine {
     llm: LlmGateway,
     signal: AbortSignal,
     stored: StoredMessages,
+    stop?: boolean,
   ): TurnRun {
     const { subjects } = this.deps;
     return new TurnRun({
@@ -208,6 +211,7 @@ export class AgentEngine {
       toolSet: subjects.toolSetOf(turn.subject.kind),
       packs: subjects.packsOf(turn.subject.kind) as Pack[],
       stored,
+      stop,
     });
   }
 

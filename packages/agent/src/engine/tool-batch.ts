@@ -8,6 +8,9 @@ import { withCallInputs } from './history.ts';
 import type { ModelToolCall } from './step.ts';
 import type { TurnRun } from './turn-run.ts';
 import type { AuditedCall, PendingBatch } from './turn-state.ts';
+import { stopFlagOf } from './turn-store.ts';
+
+const rulesAndStopFlag = rulesAlong(stopFlagOf);
 
 export const REJECTED = 'User rejected this action.';
 export const STOPPED = 'Stopped by the user before this call ran.';
@@ -64,7 +67,7 @@ export async function planBatch(run: TurnRun, calls: ModelToolCall[], decisions?
   const { settings, orgId, userId, id } = run.turn;
   // Read for every batch: a rule a person adds while the turn waits decides its continuation. The
   // turn's stop flag comes with them, for the stop check before the batch's first call.
-  const { rules, along: stop } = await rulesAlong(run.toolContext().services.db, orgId, userId, run.parts.turns.stopFlag(id));
+  const { rules, along: stop } = await rulesAndStopFlag(run.toolContext().services.db, orgId, userId, id);
   run.stopRead(stop);
   const permissions: Permissions = {
     autoApprove: settings.autoApprove,

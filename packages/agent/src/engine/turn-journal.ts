@@ -2,7 +2,7 @@ import { type Db, type UsageEntry, usageStatement } from '@docagent/core';
 import type { ModelMessage } from 'ai';
 import type { SQL } from 'drizzle-orm';
 import type { ThreadStore } from '../threads/thread-store.ts';
-import { appendRunRecord, openRunRecord, runRecordStatement } from './run-records.ts';
+import { appendRunRecord, runRecordStatement } from './run-records.ts';
 import type { AuditedCall, StoredMessages, Turn } from './turn-state.ts';
 import type { TurnStore } from './turn-store.ts';
 
@@ -25,13 +25,12 @@ export class TurnJournal {
     this.threads = threads;
   }
 
-  /** Stores a new turn with its run record; a thread already running one refuses it (409). */
-  async open(input: Parameters<TurnStore['create']>[0]): Promise<Turn> {
-    return this.db.transaction(async (tx) => {
-      const turn = await this.turns.create(input, tx);
-      await openRunRecord(tx, turn);
-      return turn;
-    });
+  /**
+   * Stores a new turn; a thread already running one refuses it (409). Its run record comes with
+   * its first commit (run-records.ts).
+   */
+  open(input: Parameters<TurnStore['create']>[0]): Promise<Turn> {
+    return this.turns.create(input);
   }
 
   /** The whole conversation of a stored turn, from its thread or its own row. */

@@ -52,6 +52,8 @@ export class TurnRun {
     toolSet: ToolSet;
     packs: Pack[];
     stored: StoredMessages;
+    /** The stop flag when the caller knows it, so that the first stop check need not read it. */
+    stop?: boolean;
   }) {
     // The run's own model layer: the organization's model choices are read once (LlmGateway.forRun).
     this.parts = { ...init.parts, llm: init.llm };
@@ -65,6 +67,7 @@ export class TurnRun {
     this.packs = init.packs;
     this.sections = new SectionCache(init.packs);
     this.stored = init.stored;
+    this.knownStop = init.stop;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, tables } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import { and, eq, getTableColumns, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, isNull, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { WorkingState } from '../tools/tool.ts';
 import { appendedMessages } from './appended-messages.ts';
 import type { Subject } from './pack.ts';
@@ -20,6 +20,10 @@ type Row = typeof agentTurns.$inferSelect;
 
 /** A turn that holds its thread: running, or paused for the person. */
 const ACTIVE = sql`${agentTurns.status} in ('running', 'paused')`;
+
+/** A turn's stop flag as a scalar subquery, for a statement that reads it along with its own. */
+export const stopFlagOf = (turnId: SQLWrapper): SQL<boolean> =>
+  sql<boolean>`coalesce((select ${agentTurns.stopRequested} from ${agentTurns} where ${agentTurns.id} = ${turnId}), false)`;
 
 const toTurn = (row: Row): Turn => {
   checkStateVersion(row.id, row.stateVersion);
@@ -261,11 +265,6 @@ export class TurnStore {
   async stopRequested(turnId: string): Promise<boolean> {
     const [row] = await this.db.select({ stop: agentTurns.stopRequested }).from(agentTurns).where(eq(agentTurns.id, turnId));
     return row?.stop ?? false;
-  }
-
-  /** The turn's stop flag as a scalar subquery, for a statement that reads it along with its own. */
-  stopFlag(turnId: string): SQL<boolean> {
-    return sql<boolean>`coalesce((select ${agentTurns.stopRequested} from ${agentTurns} where ${agentTurns.id} = ${turnId}), false)`;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { and, arrayContains, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { pageOfTable } from '../db/page-with-total.ts';
+import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
 import {
   type AutoCreateStatus,
   agentThreads,
@@ -84,11 +85,17 @@ export function checkTagIds(tagIds: string[]): string[] {
   return unique;
 }
 
-export async function getDocument(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {
-  const [row] = await db
+/** The read behind most document routes and the agent's document context: built once (prepared-query.ts). */
+const documentRow = preparedPerDatabase((db) =>
+  db
     .select()
     .from(documents)
-    .where(and(eq(documents.id, documentId), eq(documents.orgId, orgId)));
+    .where(and(eq(documents.id, sql.placeholder('documentId')), eq(documents.orgId, sql.placeholder('orgId'))))
+    .prepare(UNNAMED),
+);
+
+export async function getDocument(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {
+  const [row] = await documentRow(db).execute({ documentId, orgId });
   if (!row) throw notFound(`Document ${documentId}`);
   return row;
 }

@@ -101,6 +101,11 @@ export async function getExtractionResult(
  */
 export async function listExtractionResults(db: Db, orgId: string, documentId: string): Promise<ExtractionResult[]> {
   await getDocument(db, orgId, documentId);
+  return extractionResultsOf(db, orgId, documentId);
+}
+
+/** listExtractionResults of a document the caller has just read (no "not found" of its own). */
+export async function extractionResultsOf(db: Db, orgId: string, documentId: string): Promise<ExtractionResult[]> {
   const rows = await selectResults(db)
     .innerJoin(prompts, eq(prompts.id, extractionResults.promptId))
     .where(ofDocument(orgId, documentId))

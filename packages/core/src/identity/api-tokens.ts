@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
 import { apiTokens, users } from '../db/schema.ts';
 import { badCredentials, forbidden, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -94,20 +95,29 @@ export async function revokeApiToken(
   await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, row.id));
 }
 
+/** Every API request reads its token: built once (prepared-query.ts). */
+const liveToken = preparedPerDatabase((db) =>
+  db
+    .select({ id: apiTokens.id, orgId: apiTokens.orgId, createdBy: apiTokens.createdBy, lastUsedAt: apiTokens.lastUsedAt })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt)))
+    .prepare(UNNAMED),
+);
+
 /** The live token behind a secret, recording its use; throws the generic credential error otherwise. */
 export async function authenticateApiToken(
   db: Db,
   secret: string,
 ): Promise<{ tokenId: string; orgId: string; createdBy: string | null }> {
-  const [row] = await db
-    .select({ id: apiTokens.id, orgId: apiTokens.orgId, createdBy: apiTokens.createdBy })
-    .from(apiTokens)
-    .where(and(eq(apiTokens.tokenHash, hashSecret(secret)), isNull(apiTokens.revokedAt)));
+  const [row] = await liveToken(db).execute({ hash: hashSecret(secret) });
   if (!row) throw badCredentials();
+  // Most requests find the use recorded recently enough and send no write at all.
   const staleBefore = new Date(Date.now() - LAST_USED_RESOLUTION_MS);
-  await db
-    .update(apiTokens)
-    .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, staleBefore))));
+  if (row.lastUsedAt === null || row.lastUsedAt < staleBefore) {
+    await db
+      .update(apiTokens)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, staleBefore))));
+  }
   return { tokenId: row.id, orgId: row.orgId, createdBy: row.createdBy };
 }

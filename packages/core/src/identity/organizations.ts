@@ -1,5 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
 import { memberships, organizations } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -40,11 +41,17 @@ export async function setMembership(db: Db, input: { orgId: string; userId: stri
     .onConflictDoUpdate({ target: [memberships.orgId, memberships.userId], set: { role: input.role } });
 }
 
-export async function findMembershipRole(db: Db, orgId: string, userId: string): Promise<Role | undefined> {
-  const [row] = await db
+/** Every request in an organization reads its person's role: built once (prepared-query.ts). */
+const membershipRole = preparedPerDatabase((db) =>
+  db
     .select({ role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+    .where(and(eq(memberships.orgId, sql.placeholder('orgId')), eq(memberships.userId, sql.placeholder('userId'))))
+    .prepare(UNNAMED),
+);
+
+export async function findMembershipRole(db: Db, orgId: string, userId: string): Promise<Role | undefined> {
+  const [row] = await membershipRole(db).execute({ orgId, userId });
   return row?.role;
 }
 

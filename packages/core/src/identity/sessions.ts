@@ -1,5 +1,6 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
 import { sessions } from '../db/schema.ts';
 import { badCredentials } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -30,11 +31,17 @@ export async function createSession(db: Db, userId: string): Promise<SessionInfo
   return { sessionId: row.id, userId, csrfToken: row.csrfToken, expiresAt: row.expiresAt, token };
 }
 
-export async function authenticateSession(db: Db, token: string): Promise<SessionInfo> {
-  const [row] = await db
+/** Every request of the web app reads its session: built once (prepared-query.ts). */
+const liveSession = preparedPerDatabase((db) =>
+  db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, hashSecret(token)), gt(sessions.expiresAt, new Date())));
+    .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare(UNNAMED),
+);
+
+export async function authenticateSession(db: Db, token: string): Promise<SessionInfo> {
+  const [row] = await liveSession(db).execute({ hash: hashSecret(token), now: new Date() });
   if (!row) throw badCredentials();
   return { sessionId: row.id, userId: row.userId, csrfToken: row.csrfToken, expiresAt: row.expiresAt };
 }

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, or, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
 import { type PERMISSION_EFFECTS, permissionRules } from '../db/schema.ts';
 import { forbidden, invalidInput, notFound } from '../errors.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
@@ -42,11 +43,13 @@ export const allowsEverything = (rule: Pick<PermissionRule, 'tool' | 'pattern' |
 
 export const scopeOf = (rule: Pick<PermissionRule, 'userId'>): RuleScope => (rule.userId === null ? 'organization' : 'user');
 
-const whose = (orgId: string, userId: string | null) =>
-  and(
-    eq(permissionRules.orgId, orgId),
-    userId === null ? isNull(permissionRules.userId) : or(isNull(permissionRules.userId), eq(permissionRules.userId, userId)),
-  );
+/**
+ * The organization's rules and the person's own. A null `userId` (an organization token, which has
+ * no person) matches the organization's only, as `user_id = null` is never true: one shape for both,
+ * which rulesAlong prepares once.
+ */
+const whose = (orgId: string | SQLWrapper, userId: string | null | SQLWrapper) =>
+  and(eq(permissionRules.orgId, orgId), or(isNull(permissionRules.userId), sql`${permissionRules.userId} = ${userId}`));
 
 /**
  * The rules that decide a person's calls: the organization's and their own (an organization
@@ -60,23 +63,32 @@ export async function rulesFor(db: Db, orgId: string, userId: string | null): Pr
     .orderBy(asc(permissionRules.createdAt), asc(permissionRules.id));
 }
 
-/**
- * rulesFor, with `along` (a scalar subquery) read in the same statement: the agent engine reads
- * its turn's stop flag with the rules of a batch, one round trip instead of two.
- */
-export async function rulesAlong<T>(
+export type RulesAlong<T> = (
   db: Db,
   orgId: string,
   userId: string | null,
-  along: SQL<T>,
-): Promise<{ rules: PermissionRule[]; along: T }> {
-  // One row even when there are no rules: the rules are joined to a row of their own.
-  const rows = await db
-    .select({ along: sql<T>`(${along})`, rule: permissionRules })
-    .from(sql`(select 1) as one`)
-    .leftJoin(permissionRules, whose(orgId, userId))
-    .orderBy(asc(permissionRules.createdAt), asc(permissionRules.id));
-  return { rules: rows.flatMap((row) => (row.rule ? [row.rule] : [])), along: rows[0]!.along };
+  value: unknown,
+) => Promise<{ rules: PermissionRule[]; along: T }>;
+
+/**
+ * A reader of rulesFor with `along(value)`, a scalar subquery, read in the same statement: the agent
+ * engine reads its turn's stop flag with the rules of each batch, one round trip instead of two.
+ * The statement is built once per database (prepared-query.ts): a step sends it for every batch.
+ */
+export function rulesAlong<T>(along: (value: Placeholder) => SQL<T>): RulesAlong<T> {
+  const statement = preparedPerDatabase((db) =>
+    // One row even when there are no rules: the rules are joined to a row of their own.
+    db
+      .select({ along: sql<T>`(${along(sql.placeholder('along'))})`, rule: permissionRules })
+      .from(sql`(select 1) as one`)
+      .leftJoin(permissionRules, whose(sql.placeholder('orgId'), sql.placeholder('userId')))
+      .orderBy(asc(permissionRules.createdAt), asc(permissionRules.id))
+      .prepare(UNNAMED),
+  );
+  return async (db, orgId, userId, value) => {
+    const rows = await statement(db).execute({ orgId, userId, along: value });
+    return { rules: rows.flatMap((row) => (row.rule ? [row.rule] : [])), along: rows[0]!.along };
+  };
 }
 
 /** What a person sees in Settings: the organization's rules and their own. */

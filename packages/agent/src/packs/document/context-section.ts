@@ -1,4 +1,4 @@
-import { type DocumentRecord, getDocument, getDocumentPageTexts, isDomainError, listExtractionResults } from '@docagent/core';
+import { type DocumentRecord, extractionResultsOf, getDocument, getDocumentPageTexts, isDomainError } from '@docagent/core';
 import type { SectionInput } from '../../engine/pack.ts';
 
 const RULES = [
@@ -32,7 +32,7 @@ export async function documentSection(input: SectionInput): Promise<string> {
     document = await getDocument(db, orgId, documentId);
     excerpt = `(the text is not available: ${error.message})`;
   }
-  const results = await listExtractionResults(db, orgId, documentId);
+  const results = await extractionResultsOf(db, orgId, documentId);
   const extraction = results.map((r) => ({
     prompt: r.promptName,
     prompt_revid: r.promptRevid,
