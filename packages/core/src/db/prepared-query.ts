@@ -2,9 +2,9 @@ import type { Db } from './database.ts';
 
 /**
  * A statement that a hot path sends again and again in the same shape, built by drizzle once per
- * database, with `sql.placeholder`s where its values go, and run with values after. Building a
- * statement costs drizzle 100 to 400 µs of CPU on this project's machines, which an agent step
- * paid for each of its statements (BENCHMARKS.md, "Eleventh session").
+ * database, with `sql.placeholder`s where its values go, and run with values after. Building is
+ * the caller's CPU: the agent's permission-rules read took 190 to 310 µs of it built at each call,
+ * 86 to 107 µs built once (BENCHMARKS.md, "Eleventh session").
  *
  * `build` must end in `.prepare(UNNAMED)`: the embedded database's clients share one PostgreSQL
  * session, where one connection's named statement would collide with another connection's of the

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
 import { webhookEndpoints } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { actorName, type OrgAccess, requireAdmin } from '../identity/access.ts';
@@ -156,16 +157,22 @@ export async function rollWebhookSecret(
   return { endpoint: toEndpoint(row), secret };
 }
 
-/** The ids of the org's enabled endpoints that subscribe to `type` (any organization member's event may fan out). */
-export async function endpointsFor(db: Db, orgId: string, type: string): Promise<Array<{ id: string }>> {
-  return db
+/** Every event looks its endpoints up (a turn's end, a document's state): built once (prepared-query.ts). */
+const subscribedEndpoints = preparedPerDatabase((db) =>
+  db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
     .where(
       and(
-        eq(webhookEndpoints.orgId, orgId),
+        eq(webhookEndpoints.orgId, sql.placeholder('orgId')),
         eq(webhookEndpoints.enabled, true),
-        sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
+        sql`${webhookEndpoints.events} @> ${sql.placeholder('types')}::jsonb`,
       ),
-    );
+    )
+    .prepare(UNNAMED),
+);
+
+/** The ids of the org's enabled endpoints that subscribe to `type` (any organization member's event may fan out). */
+export function endpointsFor(db: Db, orgId: string, type: string): Promise<Array<{ id: string }>> {
+  return subscribedEndpoints(db).execute({ orgId, types: JSON.stringify([type]) });
 }
