@@ -99,3 +99,54 @@ test('a failed background write is reported by the next frame that waits for the
   await assert.rejects(writer.write(101, roundExecuted), /the database went away/);
   await assert.rejects(writer.write(102, token('after ')), /the database went away/);
 });
+
+/** A log whose INSERTs wait until released, as a loaded database's do. */
+class HeldLog extends TurnEventLog {
+  batches: number[][] = [];
+  written = 0;
+  private gates: Array<() => void> = [];
+
+  override async append(id: string, frames: StoredFrame[]): Promise<void> {
+    this.batches.push(frames.map((f) => f.seq));
+    await new Promise<void>((open) => this.gates.push(open));
+    await super.append(id, frames);
+    this.written++;
+  }
+
+  release(): void {
+    for (const open of this.gates.splice(0)) open();
+  }
+}
+
+const turnOfEvents = () => new Promise((resolve) => setImmediate(resolve));
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await turnOfEvents();
+}
+
+test('tokens that come while a background write is under way wait for their own batch: a slow log does not write them one by one', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const log = new HeldLog(database.db);
+  const writer = log.writer(turnId);
+  await writer.write(200, token('a '));
+  await writer.write(201, token('b '));
+  t.mock.timers.tick(200);
+  await until(() => log.batches.length === 1);
+  for (let seq = 202; seq <= 206; seq++) await writer.write(seq, token(`w${seq} `));
+  log.release();
+  await until(() => log.written === 1);
+  await turnOfEvents();
+  assert.deepEqual(log.batches, [[200, 201]], 'what came during the write waits for its batch time');
+  t.mock.timers.tick(200);
+  await until(() => log.batches.length === 2);
+  assert.deepEqual(log.batches[1], [202, 203, 204, 205, 206]);
+  log.release();
+  const ended = writer.write(207, roundExecuted);
+  await until(() => log.batches.length === 3);
+  log.release();
+  await ended;
+  assert.deepEqual(log.batches[2], [207], 'a frame that waits for the log is written before it returns');
+  assert.deepEqual(
+    (await log.after(turnId, 199)).map((f) => f.seq),
+    [200, 201, 202, 203, 204, 205, 206, 207],
+  );
+});
