@@ -102,34 +102,40 @@ export function MessageList({
   }
 
   return (
-    <div
-      ref={list}
-      role="log"
-      aria-label={label}
-      onScroll={onScroll}
-      // Relative: the hidden labels (sr-only, absolutely placed) of what is scrolled away stay inside, not below the page.
-      className="relative min-h-0 flex-1 overflow-y-auto overscroll-contain rounded-md bg-slate-50"
-    >
-      <div ref={content} className="space-y-3 p-3">
-        {items.length === 0 && <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>}
-        {segmentsOf(items).map((segment, at, segments) =>
-          segment.kind === 'item' ? (
-            renderItem(segment.item, segment.index)
-          ) : (
-            <StepGroup
-              key={segment.key}
-              step={segment.step}
-              items={segment.items}
-              orgId={orgId}
-              live={streaming && at === segments.length - 1}
-              renderItem={renderItem}
-            />
-          ),
-        )}
+    // "Jump to the latest" floats over the list from outside it: inside, it took room in the list's
+    // flow, so showing or hiding it changed how far the list scrolls, and moved what was in view
+    // (a click on a button that had just been scrolled to landed beside it).
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div
+        ref={list}
+        role="log"
+        aria-label={label}
+        onScroll={onScroll}
+        // Relative: the hidden labels (sr-only, absolutely placed) of what is scrolled away stay inside,
+        // not below the page. The bottom scroll padding: what is scrolled into view (a focused or
+        // clicked button) stops above "Jump to the latest", not under it.
+        className="relative min-h-0 flex-1 scroll-pb-10 overflow-y-auto overscroll-contain rounded-md bg-slate-50"
+      >
+        <div ref={content} className="space-y-3 p-3">
+          {items.length === 0 && <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>}
+          {segmentsOf(items).map((segment, at, segments) =>
+            segment.kind === 'item' ? (
+              renderItem(segment.item, segment.index)
+            ) : (
+              <StepGroup
+                key={segment.key}
+                step={segment.step}
+                items={segment.items}
+                orgId={orgId}
+                live={streaming && at === segments.length - 1}
+                renderItem={renderItem}
+              />
+            ),
+          )}
+        </div>
       </div>
       {behind && (
-        // Sticks to the bottom of the visible part while the person reads further up.
-        <div className="pointer-events-none sticky bottom-2 flex justify-center">
+        <div className="pointer-events-none absolute inset-x-0 bottom-2 flex justify-center">
           <button
             type="button"
             onClick={jumpToLatest}
