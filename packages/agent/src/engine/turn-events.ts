@@ -155,7 +155,7 @@ export class FrameWriter {
    * Writes the frames pending when the write under way (if any) has ended, in one statement.
    * Frames that arrive during a write wait for their own batch time: when each write went on to
    * write what came in meanwhile, a loaded server whose writes were slow wrote its streamed tokens
-   * one or two at a time (the concurrency benchmark: a third of its statements).
+   * one or two at a time (the concurrency benchmark: 5,599 frame INSERTs then, 3,616 now).
    */
   private writePending(): Promise<void> {
     const write = (this.draining ?? Promise.resolve()).then(async () => {
