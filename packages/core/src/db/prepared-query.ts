@@ -6,21 +6,19 @@ import type { Db } from './database.ts';
  * the caller's CPU: the agent's permission-rules read took 190 to 310 µs of it built at each call,
  * 86 to 107 µs built once (BENCHMARKS.md, "Eleventh session").
  *
- * `build` must end in `.prepare(UNNAMED)`: the embedded database's clients share one PostgreSQL
- * session, where one connection's named statement would collide with another connection's of the
- * same name. A transaction is a database of its own here, so a statement in one is built for it.
+ * `build` gives the query unprepared; it is prepared here as PostgreSQL's unnamed statement: the
+ * embedded database's clients share one PostgreSQL session, where one connection's named statement
+ * would collide with another connection's of the same name. A transaction is a database of its own
+ * here, so a statement in one is built for it.
  */
-export function preparedPerDatabase<Q>(build: (db: Db) => Q): (db: Db) => Q {
-  const built = new WeakMap<Db, Q>();
+export function preparedPerDatabase<P>(build: (db: Db) => { prepare(name: string): P }): (db: Db) => P {
+  const built = new WeakMap<Db, P>();
   return (db) => {
     let query = built.get(db);
     if (query === undefined) {
-      query = build(db);
+      query = build(db).prepare('');
       built.set(db, query);
     }
     return query;
   };
 }
-
-/** The name of a prepared query that PostgreSQL keeps as its unnamed statement (see preparedPerDatabase). */
-export const UNNAMED = '';

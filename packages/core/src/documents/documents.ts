@@ -1,7 +1,7 @@
 import { and, arrayContains, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { pageOfTable } from '../db/page-with-total.ts';
-import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import {
   type AutoCreateStatus,
   agentThreads,
@@ -90,8 +90,7 @@ const documentRow = preparedPerDatabase((db) =>
   db
     .select()
     .from(documents)
-    .where(and(eq(documents.id, sql.placeholder('documentId')), eq(documents.orgId, sql.placeholder('orgId'))))
-    .prepare(UNNAMED),
+    .where(and(eq(documents.id, sql.placeholder('documentId')), eq(documents.orgId, sql.placeholder('orgId')))),
 );
 
 export async function getDocument(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {

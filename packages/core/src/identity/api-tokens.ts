@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import { apiTokens, users } from '../db/schema.ts';
 import { badCredentials, forbidden, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -100,8 +100,7 @@ const liveToken = preparedPerDatabase((db) =>
   db
     .select({ id: apiTokens.id, orgId: apiTokens.orgId, createdBy: apiTokens.createdBy, lastUsedAt: apiTokens.lastUsedAt })
     .from(apiTokens)
-    .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt)))
-    .prepare(UNNAMED),
+    .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt))),
 );
 
 /** The live token behind a secret, recording its use; throws the generic credential error otherwise. */
@@ -114,10 +113,7 @@ export async function authenticateApiToken(
   // Most requests find the use recorded recently enough and send no write at all.
   const staleBefore = new Date(Date.now() - LAST_USED_RESOLUTION_MS);
   if (row.lastUsedAt === null || row.lastUsedAt < staleBefore) {
-    await db
-      .update(apiTokens)
-      .set({ lastUsedAt: sql`now()` })
-      .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, staleBefore))));
+    await db.update(apiTokens).set({ lastUsedAt: sql`now()` }).where(eq(apiTokens.id, row.id));
   }
   return { tokenId: row.id, orgId: row.orgId, createdBy: row.createdBy };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import { memberships, organizations } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -46,8 +46,7 @@ const membershipRole = preparedPerDatabase((db) =>
   db
     .select({ role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.orgId, sql.placeholder('orgId')), eq(memberships.userId, sql.placeholder('userId'))))
-    .prepare(UNNAMED),
+    .where(and(eq(memberships.orgId, sql.placeholder('orgId')), eq(memberships.userId, sql.placeholder('userId')))),
 );
 
 export async function findMembershipRole(db: Db, orgId: string, userId: string): Promise<Role | undefined> {

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import { sessions } from '../db/schema.ts';
 import { badCredentials } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -36,8 +36,7 @@ const liveSession = preparedPerDatabase((db) =>
   db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('now'))))
-    .prepare(UNNAMED),
+    .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('now')))),
 );
 
 export async function authenticateSession(db: Db, token: string): Promise<SessionInfo> {

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, or, type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import { type PERMISSION_EFFECTS, permissionRules } from '../db/schema.ts';
 import { forbidden, invalidInput, notFound } from '../errors.ts';
 import { actorName, type OrgAccess } from '../identity/access.ts';
@@ -82,8 +82,7 @@ export function rulesAlong<T>(along: (value: Placeholder) => SQL<T>): RulesAlong
       .select({ along: sql<T>`(${along(sql.placeholder('along'))})`, rule: permissionRules })
       .from(sql`(select 1) as one`)
       .leftJoin(permissionRules, whose(sql.placeholder('orgId'), sql.placeholder('userId')))
-      .orderBy(asc(permissionRules.createdAt), asc(permissionRules.id))
-      .prepare(UNNAMED),
+      .orderBy(asc(permissionRules.createdAt), asc(permissionRules.id)),
   );
   return async (db, orgId, userId, value) => {
     const rows = await statement(db).execute({ orgId, userId, along: value });

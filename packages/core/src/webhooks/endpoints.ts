@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { preparedPerDatabase, UNNAMED } from '../db/prepared-query.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
 import { webhookEndpoints } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { actorName, type OrgAccess, requireAdmin } from '../identity/access.ts';
@@ -168,8 +168,7 @@ const subscribedEndpoints = preparedPerDatabase((db) =>
         eq(webhookEndpoints.enabled, true),
         sql`${webhookEndpoints.events} @> ${sql.placeholder('types')}::jsonb`,
       ),
-    )
-    .prepare(UNNAMED),
+    ),
 );
 
 /** The ids of the org's enabled endpoints that subscribe to `type` (any organization member's event may fan out). */
