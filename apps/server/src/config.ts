@@ -16,6 +16,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_NAMED_STATEMENTS: z.stringbool().default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_MB: z.coerce.number().positive().max(1024).default(1),
   PUBLIC_URL: z.string().url().optional(),
@@ -147,7 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    database: databaseTargetFromEnv({ DATABASE_URL: e.DATABASE_URL, DATA_DIR: resolve(e.DATA_DIR) }),
+    database: databaseTargetFromEnv({
+      DATABASE_URL: e.DATABASE_URL,
+      DATABASE_NAMED_STATEMENTS: e.DATABASE_NAMED_STATEMENTS,
+      DATA_DIR: resolve(e.DATA_DIR),
+    }),
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: Math.round(e.MAX_BODY_MB * 1024 * 1024),
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),

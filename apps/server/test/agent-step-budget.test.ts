@@ -175,6 +175,13 @@ test('a step of a turn stays within its statement budget', async (t) => {
   );
 });
 
+test('every commit of a turn is one statement text, whatever its step wrote: it is prepared once (step-commit.ts)', async () => {
+  const commits = (await countTurn(FEW_STEPS)).filter((q) => /^with "step_frames"/.test(q));
+  // Steps with and without usage, messages and frames of their own, and the answer's commit.
+  assert.equal(commits.length, FEW_STEPS + 1);
+  assert.equal(new Set(commits).size, 1, `the commits' texts differ:\n${[...new Set(commits)].join('\n\n')}`);
+});
+
 test('what a call of the turn changed shows in the next step: the subject is read again after a write', async () => {
   fake.setHandler((r) => {
     switch (toolOutputs(r)) {

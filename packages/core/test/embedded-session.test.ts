@@ -80,6 +80,37 @@ test('a client that goes away inside a transaction has it rolled back, and the o
   }
 });
 
+test("two clients' statements of one name are each their own, and a client's are closed when it goes away", async () => {
+  const [a, b] = await Promise.all([client(), client()]);
+  const named = async () => (await b.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements')).rows[0]?.n;
+  try {
+    const run = () =>
+      Promise.all([
+        a.query({ name: 'same', text: 'select $1::int + 1 as n', values: [1] }),
+        b.query({ name: 'same', text: "select 'b' || $1::text as s", values: ['x'] }),
+        // Describe and Close name statements too: a result in rows mode describes its statement.
+        a.query({ name: 'same', text: 'select $1::int + 1 as n', values: [41], rowMode: 'array' }),
+      ]);
+    // The second round binds what the first parsed: each client must find its own statement.
+    for (let round = 0; round < 2; round++) {
+      const [fromA, fromB, arrays] = await run();
+      assert.deepEqual(fromA.rows, [{ n: 2 }]);
+      assert.deepEqual(fromB.rows, [{ s: 'bx' }]);
+      assert.deepEqual(arrays.rows, [[42]]);
+    }
+    assert.equal(await named(), 2);
+    await a.end();
+    let left = await named();
+    for (let tries = 0; left !== 1 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      left = await named();
+    }
+    assert.equal(left, 1, "only b's statement is left in the session");
+  } finally {
+    await b.end();
+  }
+});
+
 test('a statement of many megabytes arrives whole, however the socket cuts it', async () => {
   const c = await client();
   try {

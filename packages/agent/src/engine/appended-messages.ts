@@ -1,4 +1,4 @@
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { AnyColumn, SQL, SQLWrapper } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import type { StoredMessages } from './turn-state.ts';
 
@@ -13,6 +13,15 @@ export function appendedMessages(column: AnyColumn, stored: StoredMessages | 'al
   const added = JSON.stringify(tail);
   if (stored !== 'all' && stored.valid === 0) return sql`${added}::json`;
   const kept = stored === 'all' || stored.valid === stored.stored ? sql`true` : sql`kept.i <= ${stored.valid}`;
+  return keptAndAdded(column, kept, added);
+}
+
+/**
+ * The column's elements for which `kept` holds (`kept.i` is an element's place, from 1) and the
+ * elements of the json array `added` after them: appendedMessages, and a statement prepared once
+ * (a step's commit), where what is kept and added are parameters.
+ */
+export function keptAndAdded(column: AnyColumn, kept: SQL, added: SQLWrapper | string): SQL {
   return sql`(select coalesce(json_agg(m.e order by m.part, m.i), '[]'::json) from (
       select 0 as part, kept.i, kept.e from json_array_elements(${column}) with ordinality as kept(e, i) where ${kept}
       union all

@@ -1,5 +1,3 @@
-import type { SQL } from 'drizzle-orm';
-
 /** A tool call as clients see it. */
 export interface ToolCallInfo {
   id: string;
@@ -86,13 +84,18 @@ export type RoaEvent =
 export type EventSink = (event: AgentEvent) => void | Promise<void>;
 
 /** The replay log's side of a run's output: the frames that close a step go in the step's commit. */
+/** A frame as the turn's log keeps it: numbered from 1 within the turn (the SSE `id:`). */
+export interface StoredFrame {
+  seq: number;
+  event: AgentEvent;
+}
+
 export interface StepFrames {
   /**
-   * Numbers `closing` after the frames sent so far; answers the statement that writes them with
-   * the frames not written yet, for the step's commit to run, and what delivers `closing` once
-   * that commit is done.
+   * Numbers `closing` after the frames sent so far; answers them with the frames not written yet,
+   * for the step's commit to write, and what delivers `closing` once that commit is done.
    */
-  stage(closing: AgentEvent[]): Promise<{ write: SQL | undefined; deliver: () => Promise<void> }>;
+  stage(closing: AgentEvent[]): Promise<{ write: StoredFrame[]; deliver: () => Promise<void> }>;
 }
 
 /** Where a run sends its frames: a transport, and, when the turn's frames are kept for replay, its log. */

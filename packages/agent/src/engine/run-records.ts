@@ -1,5 +1,5 @@
 import { type Db, forbidden, newId, notFound, type OrgAccess, pageOfTable, tables } from '@docagent/core';
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { TurnUsage } from './events.ts';
 import type { Subject } from './pack.ts';
 import type { AuditedCall, Turn } from './turn-state.ts';
@@ -40,45 +40,49 @@ export async function getRunRecord(db: Db, access: OrgAccess, runId: string): Pr
   return record;
 }
 
+/** A run record's columns as a turn's commit writes them: the JSON ones as JSON text. */
+export interface RunRecordValues {
+  turnId: string;
+  orgId: string;
+  userId: string | null;
+  subjectKind: string;
+  subjectId: string;
+  status: string;
+  model: string;
+  toolCalls: string;
+  usage: string;
+}
+
+export function runRecordValues(turn: Turn, calls: AuditedCall[]): RunRecordValues {
+  return {
+    turnId: turn.id,
+    orgId: turn.orgId,
+    userId: turn.userId,
+    subjectKind: turn.subject.kind,
+    subjectId: turn.subject.id,
+    status: turn.status,
+    model: turn.settings.model,
+    toolCalls: JSON.stringify(calls),
+    usage: JSON.stringify(turn.progress.usage),
+  };
+}
+
 /**
  * Appends a step's audited calls to the turn's run record and brings its status and usage up to
  * date; the turn's first commit writes the record (it outlives the turn row). Opening a turn
- * writes no record of its own: that saved a transaction (three round trips) on every turn.
+ * writes no record of its own: that saved a transaction (three round trips) on every turn. `v`
+ * holds the values, or a prepared statement's placeholders for them (a step's commit).
  */
+export function runRecordUpsertOf(v: { [K in keyof RunRecordValues]: SQLWrapper | RunRecordValues[K] }): SQL {
+  return sql`insert into ${agentRunRecords} (id, turn_id, org_id, user_id, subject_kind, subject_id, status, model, tool_calls, usage)
+    values (${v.turnId}, ${v.turnId}, ${v.orgId}, ${v.userId}, ${v.subjectKind}, ${v.subjectId}, ${v.status}, ${v.model},
+      ${v.toolCalls}::jsonb, ${v.usage}::jsonb)
+    on conflict (id) do update set status = excluded.status, model = excluded.model,
+      tool_calls = ${agentRunRecords}.tool_calls || excluded.tool_calls, usage = excluded.usage, updated_at = now()`;
+}
+
 export async function appendRunRecord(db: Db, turn: Turn, calls: AuditedCall[]): Promise<void> {
-  await runRecordUpsert(db, turn, calls);
-}
-
-/** The statement of appendRunRecord, for a step's commit to carry with its own. */
-export function runRecordStatement(db: Db, turn: Turn, calls: AuditedCall[]): SQL {
-  return runRecordUpsert(db, turn, calls).getSQL();
-}
-
-function runRecordUpsert(db: Db, turn: Turn, calls: AuditedCall[]) {
-  return db
-    .insert(agentRunRecords)
-    .values({
-      id: turn.id,
-      turnId: turn.id,
-      orgId: turn.orgId,
-      userId: turn.userId,
-      subjectKind: turn.subject.kind,
-      subjectId: turn.subject.id,
-      status: turn.status,
-      model: turn.settings.model,
-      toolCalls: calls,
-      usage: turn.progress.usage as unknown as Record<string, unknown>,
-    })
-    .onConflictDoUpdate({
-      target: agentRunRecords.id,
-      set: {
-        status: sql`excluded.status`,
-        model: sql`excluded.model`,
-        toolCalls: sql`${agentRunRecords.toolCalls} || excluded.tool_calls`,
-        usage: sql`excluded.usage`,
-        updatedAt: sql`now()`,
-      },
-    });
+  await db.execute(runRecordUpsertOf(runRecordValues(turn, calls)));
 }
 
 /**

@@ -1,13 +1,8 @@
 import { type Db, tables } from '@docagent/core';
-import { and, asc, eq, gt, max, type SQL, sql } from 'drizzle-orm';
-import type { AgentEvent, EventSink, StepFrames, TurnOutput } from './events.ts';
+import { and, asc, eq, gt, max, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { AgentEvent, EventSink, StepFrames, StoredFrame, TurnOutput } from './events.ts';
 
 const { agentTurnEvents, agentTurns } = tables;
-
-export interface StoredFrame {
-  seq: number;
-  event: AgentEvent;
-}
 
 const TERMINAL = new Set(['done', 'error']);
 export const isTerminal = (event: AgentEvent) => TERMINAL.has(event.type);
@@ -21,6 +16,22 @@ const ENDED_TURN_POLLS = 25;
 /** How long background frames gather before they are written together. */
 const BATCH_MS = 200;
 
+/**
+ * The INSERT of a turn's frames given as one JSON array of StoredFrame (values, or the
+ * placeholders of a statement prepared once: a step's commit carries it). One array, not a row of
+ * parameters each: a streamed step writes dozens, and building a VALUES list cost the query
+ * builder about 16 µs a row against 7 µs in all.
+ */
+export function framesInsertOf(turnId: SQLWrapper | string, frames: SQLWrapper | string): SQL {
+  const { turnId: turn, seq, frame } = agentTurnEvents;
+  const columns = sql.join(
+    [turn, seq, frame].map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
+  return sql`insert into ${agentTurnEvents} (${columns})
+    select ${turnId}, (f->>'seq')::int, f->'event' from json_array_elements(${frames}::json) as f`;
+}
+
 /** The frames of a turn, numbered from 1, kept so that a reconnecting client can catch up. */
 export class TurnEventLog {
   readonly db: Db;
@@ -30,22 +41,7 @@ export class TurnEventLog {
   }
 
   async append(turnId: string, frames: StoredFrame[]): Promise<void> {
-    await this.db.execute(this.statementOf(turnId, frames));
-  }
-
-  /**
-   * The statement that writes `frames`, run alone or carried by another (a step's commit). The
-   * frames go as one JSON array, not as a row of parameters each: a streamed step writes dozens,
-   * and building a VALUES list cost the query builder about 16 µs a row against 7 µs in all.
-   */
-  statementOf(turnId: string, frames: StoredFrame[]): SQL {
-    const { turnId: turn, seq, frame } = agentTurnEvents;
-    const columns = sql.join(
-      [turn, seq, frame].map((c) => sql.identifier(c.name)),
-      sql`, `,
-    );
-    return sql`insert into ${agentTurnEvents} (${columns})
-      select ${turnId}, (f->>'seq')::int, f->'event' from json_array_elements(${JSON.stringify(frames)}::json) as f`;
+    await this.db.execute(framesInsertOf(turnId, JSON.stringify(frames)));
   }
 
   /** Writes the frames of one run of a turn, in order. */
@@ -138,17 +134,16 @@ export class FrameWriter {
   }
 
   /**
-   * The statement that writes the frames not written yet and `closing` after them, for a step's
-   * commit to run. A background write still under way ends first, so once the step commits every
-   * frame before its closing ones is in the log.
+   * The frames not written yet and `closing` after them, for a step's commit to write. A
+   * background write still under way ends first, so once the step commits every frame before its
+   * closing ones is in the log.
    */
-  async stage(closing: StoredFrame[]): Promise<SQL | undefined> {
+  async stage(closing: StoredFrame[]): Promise<StoredFrame[]> {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.draining;
     if (this.failure) throw this.failure;
-    const frames = [...this.pending.splice(0), ...closing];
-    return frames.length > 0 ? this.log.statementOf(this.turnId, frames) : undefined;
+    return [...this.pending.splice(0), ...closing];
   }
 
   /**
@@ -207,7 +202,7 @@ export class FrameRecorder implements TurnOutput {
     stage: async (closing) => {
       const numbered = closing.map((event) => ({ seq: ++this.seq, event }));
       return {
-        write: await this.log?.stage(numbered),
+        write: (await this.log?.stage(numbered)) ?? [],
         deliver: async () => {
           for (const { seq, event } of numbered) await this.deliver(seq, event);
         },

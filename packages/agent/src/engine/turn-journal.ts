@@ -1,8 +1,8 @@
-import { type Db, type UsageEntry, usageStatement } from '@docagent/core';
+import type { Db, UsageEntry } from '@docagent/core';
 import type { ModelMessage } from 'ai';
-import type { SQL } from 'drizzle-orm';
 import type { ThreadStore } from '../threads/thread-store.ts';
-import { appendRunRecord, runRecordStatement } from './run-records.ts';
+import type { StoredFrame } from './events.ts';
+import { appendRunRecord } from './run-records.ts';
 import type { AuditedCall, StoredMessages, Turn } from './turn-state.ts';
 import type { TurnStore } from './turn-store.ts';
 
@@ -41,7 +41,7 @@ export class TurnJournal {
   /**
    * Writes the turn's state and what changed since the last write: the messages after the valid
    * stored ones (`stored` says how many are stored and valid; it is updated), `calls`, the model
-   * calls' `usage` entries for the ledger, and the `frames` statement. A failed turn writes no
+   * calls' `usage` entries for the ledger, and `frames`. A failed turn writes no
    * messages (`withMessages: false`): what its finished steps said is stored already, and a
    * message that failed is not stored twice when sent again. Answers whether a stop was asked
    * for the turn.
@@ -50,18 +50,16 @@ export class TurnJournal {
     turn: Turn,
     stored: StoredMessages,
     calls: AuditedCall[],
-    options: { withMessages?: boolean; frames?: SQL; usage?: UsageEntry[] } = {},
+    options: { withMessages?: boolean; frames?: StoredFrame[]; usage?: UsageEntry[] } = {},
   ): Promise<boolean> {
     const tail = turn.messages.slice(stored.valid);
     const writeMessages = (options.withMessages ?? true) && (tail.length > 0 || stored.valid !== stored.stored);
     const save = (db: Db) =>
       this.turns.save(turn, db, {
         ...(writeMessages && !turn.threadId ? { messages: { stored, tail } } : {}),
-        carrying: [
-          ...(options.frames ? [options.frames] : []),
-          ...(options.usage?.length ? [usageStatement(db, options.usage)] : []),
-          runRecordStatement(db, turn, calls),
-        ],
+        frames: options.frames ?? [],
+        usage: options.usage ?? [],
+        calls,
       });
     const stopRequested =
       writeMessages && turn.threadId

@@ -2,12 +2,11 @@ import { conflict, type Db, invalidInput, newId, notFound, type OrgAccess, table
 import type { ModelMessage } from 'ai';
 import { and, eq, getTableColumns, gt, inArray, isNull, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { WorkingState } from '../tools/tool.ts';
-import { appendedMessages } from './appended-messages.ts';
 import type { Subject } from './pack.ts';
+import { commitStep, NO_STEP_WRITES, type StepWrites } from './step-commit.ts';
 import {
   checkStateVersion,
   type PendingBatch,
-  type StoredMessages,
   TURN_STATE_VERSION,
   type Turn,
   type TurnProgress,
@@ -43,20 +42,10 @@ const toTurn = (row: Row): Turn => {
   };
 };
 
-/** What a save writes: the turn's state; not its settings, written once (they never change). */
-const columnsOf = (turn: Turn) => ({
-  status: turn.status,
-  stateVersion: TURN_STATE_VERSION,
-  pending: turn.pending,
-  workingState: turn.workingState as Record<string, unknown>,
-  progress: turn.progress as unknown as Record<string, unknown>,
-  expiresAt: turn.expiresAt,
-  updatedAt: new Date(),
-});
-
 /**
- * Turn rows: their state, and the messages of a turn that has no thread. The thread's messages
- * and the run record are written by the turn journal. The TTL runs from the last save.
+ * Turn rows: their state, and the messages of a turn that has no thread. A save writes the turn
+ * with its step's frames, usage entries and run record (step-commit.ts); the thread's messages
+ * are written by the turn journal. The TTL runs from the last save.
  */
 export class TurnStore {
   readonly db: Db;
@@ -101,7 +90,11 @@ export class TurnStore {
         // A turn on a thread keeps its messages there.
         messages: (turn.threadId ? [] : turn.messages) as unknown[],
         settings: turn.settings as unknown as Record<string, unknown>,
-        ...columnsOf(turn),
+        status: turn.status,
+        stateVersion: TURN_STATE_VERSION,
+        workingState: turn.workingState as Record<string, unknown>,
+        progress: turn.progress as unknown as Record<string, unknown>,
+        expiresAt: turn.expiresAt,
         heartbeatAt: new Date(),
       })
       .onConflictDoNothing({ target: agentTurns.threadId, where: ACTIVE })
@@ -129,28 +122,13 @@ export class TurnStore {
   }
 
   /**
-   * Saves the turn's state and, without a thread, its messages (the valid stored ones stay, `tail`
-   * follows them), with `carrying`, the step's other writes, as WITH clauses of this one statement:
-   * all or nothing. Answers the turn's stop flag, so the next step need not read it.
+   * Saves the turn's state with what its step wrote: all or nothing. Without writes it still brings
+   * the run record's status up to date. Answers the turn's stop flag, so the next step need not
+   * read it.
    */
-  async save(
-    turn: Turn,
-    db: Db = this.db,
-    also: { messages?: { stored: StoredMessages; tail: ModelMessage[] }; carrying?: SQL[] } = {},
-  ): Promise<boolean> {
+  async save(turn: Turn, db: Db = this.db, writes: StepWrites = NO_STEP_WRITES): Promise<boolean> {
     turn.expiresAt = this.expiry(turn);
-    const { messages, carrying = [] } = also;
-    const writes = carrying.map((statement, i) => db.$with(`step_write_${i}`, {}).as(statement));
-    const [row] = await db
-      .with(...writes)
-      .update(agentTurns)
-      .set({
-        ...columnsOf(turn),
-        ...(messages ? { messages: appendedMessages(agentTurns.messages, messages.stored, messages.tail) } : {}),
-      })
-      .where(eq(agentTurns.id, turn.id))
-      .returning({ stop: agentTurns.stopRequested });
-    return row?.stop ?? false;
+    return commitStep(db, turn, writes);
   }
 
   /** The stored messages of a turn without a thread. */

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { DomainError } from '../errors.ts';
 import { acquireDataDirLock, type DataDirLock, runningHolder } from './data-dir-lock.ts';
 import { EMBEDDED_PORT, startEmbeddedPostgres } from './embedded/embedded-postgres.ts';
+import { nameStatements } from './prepared-query.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -17,7 +18,7 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
  * migrated one, which takes a third of the time of making a database and migrating it.
  */
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
+  | { kind: 'postgres'; url: string; namedStatements?: boolean }
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-memory'; template?: string };
 
@@ -62,8 +63,13 @@ export function redactDatabaseUrl(url: string): string {
   }
 }
 
-export function databaseTargetFromEnv(env: { DATABASE_URL?: string | undefined; DATA_DIR?: string | undefined }): DatabaseTarget {
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL };
+export function databaseTargetFromEnv(env: {
+  DATABASE_URL?: string | undefined;
+  DATABASE_NAMED_STATEMENTS?: boolean | undefined;
+  DATA_DIR?: string | undefined;
+}): DatabaseTarget {
+  if (env.DATABASE_URL)
+    return { kind: 'postgres', url: env.DATABASE_URL, namedStatements: env.DATABASE_NAMED_STATEMENTS ?? true };
   return { kind: 'pglite', dataDir: resolve(env.DATA_DIR ?? './data') };
 }
 
@@ -90,6 +96,8 @@ export interface OpenOptions {
  * message another process gets when it finds the embedded database taken.
  */
 export async function openDatabase(target: DatabaseTarget, holder = 'process', options: OpenOptions = {}): Promise<Database> {
+  // The embedded database's session server keeps each client's named statements its own.
+  nameStatements(target.kind !== 'postgres' || target.namedStatements !== false);
   if (target.kind === 'postgres') {
     const describe = `PostgreSQL at ${redactDatabaseUrl(target.url)}`;
     return connect({ connectionString: target.url }, 'postgres', describe, undefined, options, async () => {});

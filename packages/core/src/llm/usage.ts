@@ -1,5 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
-import { and, eq, gte, type SQL, sql, sum } from 'drizzle-orm';
+import { and, eq, gte, type SQL, type SQLWrapper, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { usageLedger } from '../db/schema.ts';
 import { usageLimitReached } from '../errors.ts';
@@ -83,7 +83,14 @@ export interface UsageRecord {
 }
 
 /** One row of the usage ledger, priced, ready to be written now or with another statement. */
-export type UsageEntry = typeof usageLedger.$inferInsert & { costUsd: number | null };
+export interface UsageEntry extends TokenUsage {
+  id: string;
+  orgId: string;
+  model: string;
+  operation: string;
+  documentId: string | null;
+  costUsd: number | null;
+}
 
 export function usageEntryOf(record: UsageRecord): UsageEntry {
   return {
@@ -97,10 +104,20 @@ export function usageEntryOf(record: UsageRecord): UsageEntry {
   };
 }
 
-const usageInsert = (db: Db, entries: UsageEntry[]) => db.insert(usageLedger).values(entries);
+/**
+ * The INSERT of usage entries given as one JSON array of UsageEntry (a value, or the placeholder
+ * of a statement prepared once: an agent step's commit carries it, with no entries as often as not).
+ */
+export function usageInsertOf(entries: SQLWrapper | string): SQL {
+  return sql`insert into ${usageLedger} (id, org_id, model, operation, document_id, input_tokens, output_tokens,
+      cached_tokens, reasoning_tokens, cost_usd)
+    select id, "orgId", model, operation, "documentId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "costUsd"
+    from json_to_recordset(${entries}::json) as e(id text, "orgId" text, model text, operation text, "documentId" text,
+      "inputTokens" int, "outputTokens" int, "cachedTokens" int, "reasoningTokens" int, "costUsd" float8)`;
+}
 
 export async function writeUsage(db: Db, entry: UsageEntry): Promise<void> {
-  await usageInsert(db, [entry]);
+  await db.execute(usageInsertOf(JSON.stringify([entry])));
 }
 
 /** Writes the record; answers its estimated cost. */
@@ -108,11 +125,6 @@ export async function recordUsage(db: Db, record: UsageRecord): Promise<number |
   const entry = usageEntryOf(record);
   await writeUsage(db, entry);
   return entry.costUsd;
-}
-
-/** The statement that writes `entries`, for another statement to carry (an agent step's commit). */
-export function usageStatement(db: Db, entries: UsageEntry[]): SQL {
-  return usageInsert(db, entries).getSQL();
 }
 
 export interface UsageSummaryRow {

@@ -1,6 +1,7 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { ClientStatements } from './statement-names.ts';
 
 /**
  * Serves one PGlite database to many PostgreSQL clients over a Unix socket.
@@ -46,6 +47,7 @@ interface Connection {
   started: boolean;
   /** Complete requests waiting for the session, oldest first. */
   requests: Buffer[];
+  statements: ClientStatements;
   closed: boolean;
 }
 
@@ -54,6 +56,8 @@ export async function serveSession(pglite: PGlite, socketPath: string): Promise<
   const connections = new Set<Connection>();
   let holder: Connection | undefined;
   let running = false;
+  let clients = 0;
+  let closing = false;
 
   const runNext = async (): Promise<void> => {
     if (running) return;
@@ -74,9 +78,18 @@ export async function serveSession(pglite: PGlite, socketPath: string): Promise<
   const release = async (connection: Connection): Promise<void> => {
     connection.closed = true;
     connections.delete(connection);
-    const index = waiting.indexOf(connection);
-    if (index >= 0) waiting.splice(index, 1);
-    if (holder !== connection) return;
+    // What it sent and was not run is dropped; its prepared statements are closed in its turn,
+    // unless the whole session is ending.
+    const cleanup = closing ? undefined : connection.statements.closing();
+    connection.requests = cleanup ? [cleanup] : [];
+    if (!cleanup) {
+      const index = waiting.indexOf(connection);
+      if (index >= 0) waiting.splice(index, 1);
+    }
+    if (holder !== connection) {
+      if (cleanup) void runNext();
+      return;
+    }
     // Wait for a request of this client that is running, then undo what it left open.
     while (running) await new Promise((resolve) => setImmediate(resolve));
     if (holder === connection) {
@@ -94,6 +107,7 @@ export async function serveSession(pglite: PGlite, socketPath: string): Promise<
       needed: 0,
       started: false,
       requests: [],
+      statements: new ClientStatements(++clients),
       closed: false,
     };
     connections.add(connection);
@@ -117,6 +131,7 @@ export async function serveSession(pglite: PGlite, socketPath: string): Promise<
 
   return {
     close: async () => {
+      closing = true;
       for (const connection of connections) connection.socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       while (running) await new Promise((resolve) => setImmediate(resolve));
@@ -191,7 +206,7 @@ function takeRequests(connection: Connection): boolean {
       connection.socket.end();
       pendingStart = offset;
     } else if (type === QUERY || type === SYNC || type === FLUSH || type === COPY_DONE || type === COPY_FAIL) {
-      connection.requests.push(Buffer.from(data.subarray(pendingStart, offset)));
+      connection.requests.push(connection.statements.rewrite(Buffer.from(data.subarray(pendingStart, offset))));
       pendingStart = offset;
       queued = true;
     }
