@@ -30,6 +30,7 @@ export * from './db/migrate.ts';
 export * from './db/page-with-total.ts';
 export * from './db/prepared-query.ts';
 export * as tables from './db/schema.ts';
+export * from './db/statement-naming.ts';
 export * from './display-names.ts';
 export { type DocumentProgress, PROGRESS_STAGES, type ProgressStage } from './documents/document-progress.ts';
 export * from './documents/document-text.ts';

@@ -23,10 +23,11 @@ export const NO_STEP_WRITES: StepWrites = { frames: [], usage: [], calls: [] };
 /**
  * A step's writes as one statement of one text: the turn's update carries the frames, the usage
  * entries and the run record as its WITH clauses (one round trip, all or nothing), every value a
- * parameter and a part with nothing to write an empty JSON array. So it is built once and
- * prepared once per connection (prepared-query.ts): built at each step, by parts, it took about
- * 0.5 ms of the server's CPU and 0.4 ms of the database's to parse and plan (BENCHMARKS.md,
- * "Twelfth session"). Answers the turn's stop flag, so the next step need not read it.
+ * parameter and a part with nothing to write an empty JSON array. So it is built once
+ * (prepared-query.ts) and parsed and planned once per connection (statement-naming.ts): built at
+ * each step, by parts, it took about 0.5 ms of the server's CPU and 0.4 ms of the database's to
+ * parse and plan (BENCHMARKS.md, "Twelfth session"). JSON values go as JSON text with a cast:
+ * drizzle's column encoders would write JSON `null` where the turn has SQL NULL.
  */
 const stepCommit = preparedPerDatabase((db) => {
   const turnId = p('turnId');

@@ -7,8 +7,8 @@ import pg from 'pg';
 import { DomainError } from '../errors.ts';
 import { acquireDataDirLock, type DataDirLock, runningHolder } from './data-dir-lock.ts';
 import { EMBEDDED_PORT, startEmbeddedPostgres } from './embedded/embedded-postgres.ts';
-import { nameStatements } from './prepared-query.ts';
 import * as schema from './schema.ts';
+import { nameRepeatedStatements } from './statement-naming.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -96,11 +96,11 @@ export interface OpenOptions {
  * message another process gets when it finds the embedded database taken.
  */
 export async function openDatabase(target: DatabaseTarget, holder = 'process', options: OpenOptions = {}): Promise<Database> {
-  // The embedded database's session server keeps each client's named statements its own.
-  nameStatements(target.kind !== 'postgres' || target.namedStatements !== false);
   if (target.kind === 'postgres') {
     const describe = `PostgreSQL at ${redactDatabaseUrl(target.url)}`;
-    return connect({ connectionString: target.url }, 'postgres', describe, undefined, options, async () => {});
+    return connect({ connectionString: target.url }, 'postgres', describe, undefined, options, async () => {}, {
+      namedStatements: target.namedStatements !== false,
+    });
   }
   if (target.kind === 'pglite-memory') {
     const embedded = await startEmbeddedPostgres({ template: target.template });
@@ -214,10 +214,13 @@ async function connect(
   dataDir: string | undefined,
   options: OpenOptions,
   closeServer: () => Promise<void>,
+  // The embedded database's session server keeps each client's named statements its own.
+  { namedStatements }: { namedStatements: boolean } = { namedStatements: true },
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionTimeoutMillis: 5000, ...connection, max: 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  if (namedStatements) nameRepeatedStatements(pool);
   try {
     await pool.query('select 1');
   } catch (error) {
