@@ -53,6 +53,7 @@ const stepCommit = preparedPerDatabase((db) => {
     .with(...carried)
     .update(agentTurns)
     .set({
+      // The run record's values (runRecordValues) name the turn's id and status too: one value each.
       status: sql`${p('status')}`,
       stateVersion: sql`${p('stateVersion')}::int`,
       pending: sql`${p('pending')}::json`,
