@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { globSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASELINE_WASM_FLAGS } from '../packages/core/src/db/embedded/wasm-tiering.ts';
 import { filesUsingTestDatabase } from './test-files.ts';
@@ -12,6 +13,7 @@ import { ensureWebBuild } from './web-build.ts';
  * Extra arguments are passed to `node --test` (e.g. --test-name-pattern).
  */
 const MODULE_LOADING = fileURLToPath(new URL('../apps/server/src/module-loading.ts', import.meta.url));
+const FAILURES_REPORTER = fileURLToPath(new URL('./failures-reporter.ts', import.meta.url));
 const files = globSync(['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts']).sort();
 if (files.length === 0) throw new Error('no test files found');
 const databaseFiles = filesUsingTestDatabase(files);
@@ -19,6 +21,9 @@ ensureWebBuild();
 
 const passes: Array<'pglite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 let failed = false;
+// Each pass's failed tests, with their errors, are written apart and repeated after the last pass.
+const failuresDir = mkdtempSync(join(tmpdir(), 'docagent-test-failures-'));
+const failuresOf = (db: string) => join(failuresDir, `${db}.txt`);
 for (const db of passes) {
   process.stdout.write(
     `\n=== tests on ${db === 'pglite' ? 'the embedded database (PGlite)' : 'PostgreSQL (TEST_DATABASE_URL)'} ===\n`,
@@ -37,6 +42,10 @@ for (const db of passes) {
     [
       '--test',
       '--test-concurrency=3',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${FAILURES_REPORTER}`,
+      `--test-reporter-destination=${failuresOf(db)}`,
       ...BASELINE_WASM_FLAGS,
       '--import',
       MODULE_LOADING,
@@ -50,5 +59,15 @@ for (const db of passes) {
   );
   if (result.status !== 0) failed = true;
 }
+for (const db of passes) {
+  let text = '';
+  try {
+    text = readFileSync(failuresOf(db), 'utf8');
+  } catch {
+    // A pass that could not start its tests wrote no file: its own output says why.
+  }
+  if (text) process.stdout.write(`\n=== failed on ${db}, repeated from above ===\n${text}`);
+}
+rmSync(failuresDir, { recursive: true, force: true });
 if (!process.env.TEST_DATABASE_URL) process.stdout.write('\nTEST_DATABASE_URL is not set: the PostgreSQL pass was skipped.\n');
 process.exit(failed ? 1 : 0);

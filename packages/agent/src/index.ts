@@ -7,6 +7,7 @@ export * from './engine/chat-service.ts';
 export * from './engine/control-tools.ts';
 export * from './engine/decision.ts';
 export * from './engine/events.ts';
+export type { TurnFrame } from './engine/frame-batch.ts';
 export * from './engine/llm-gateway.ts';
 export * from './engine/pack.ts';
 export * from './engine/run-records.ts';

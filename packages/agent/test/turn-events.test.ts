@@ -1,24 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createOrganization, type Database, DatabaseBlobStore, uploadDocuments } from '@docagent/core';
+import { createOrganization, type Database, DatabaseBlobStore, tables, uploadDocuments } from '@docagent/core';
 import { openTestDatabase } from '@docagent/core/testing';
-import { type AgentEvent, NO_TURN_USAGE, type StoredFrame, TurnEventLog, TurnStore } from '../src/index.ts';
+import { eq } from 'drizzle-orm';
+import { type AgentEvent, NO_TURN_USAGE, TurnEventLog, type TurnFrame, TurnStore } from '../src/index.ts';
 
 let database: Database;
 let turnId: string;
+let newTurn: () => Promise<string>;
 
 /** A log that counts its INSERTs, and fails the next one when asked. */
 class CountingLog extends TurnEventLog {
   inserts = 0;
   failNext = false;
 
-  override async append(id: string, frames: StoredFrame[]): Promise<void> {
+  override async appendFrames(frames: TurnFrame[]): Promise<void> {
     this.inserts++;
     if (this.failNext) {
       this.failNext = false;
       throw new Error('the database went away');
     }
-    await super.append(id, frames);
+    await super.appendFrames(frames);
   }
 }
 
@@ -42,24 +44,28 @@ before(async () => {
     [{ name: 'invoice.txt', content: content() }],
     { maxFileBytes: 1e6, maxRequestBytes: 2e6, maxFiles: 1 },
   );
-  const turn = await new TurnStore(database.db, 300).create({
-    orgId,
-    userId: null,
-    subject: { kind: 'document', id: doc?.id ?? '' },
-    threadId: null,
-    messages: [],
-    workingState: {},
-    settings: {
-      model: 'openai:scripted',
-      maxSteps: 10,
-      strategy: 'react',
-      autoApprove: false,
-      autoApprovedTools: [],
-      mentions: '',
-    },
-    progress: { steps: 0, text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
-  });
-  turnId = turn.id;
+  const turnStore = new TurnStore(database.db, 300);
+  newTurn = async () => (await turnStore.create(turnInput())).id;
+  turnId = await newTurn();
+  function turnInput(): Parameters<TurnStore['create']>[0] {
+    return {
+      orgId,
+      userId: null,
+      subject: { kind: 'document', id: doc?.id ?? '' },
+      threadId: null,
+      messages: [],
+      workingState: {},
+      settings: {
+        model: 'openai:scripted',
+        maxSteps: 10,
+        strategy: 'react',
+        autoApprove: false,
+        autoApprovedTools: [],
+        mentions: '',
+      },
+      progress: { steps: 0, text: '', thinking: '', executedRounds: [], usage: { ...NO_TURN_USAGE } },
+    };
+  }
 });
 after(async () => {
   await database.close();
@@ -106,10 +112,10 @@ class HeldLog extends TurnEventLog {
   written = 0;
   private gates: Array<() => void> = [];
 
-  override async append(id: string, frames: StoredFrame[]): Promise<void> {
+  override async appendFrames(frames: TurnFrame[]): Promise<void> {
     this.batches.push(frames.map((f) => f.seq));
     await new Promise<void>((open) => this.gates.push(open));
-    await super.append(id, frames);
+    await super.appendFrames(frames);
     this.written++;
   }
 
@@ -149,4 +155,77 @@ test('tokens that come while a background write is under way wait for their own 
     (await log.after(turnId, 199)).map((f) => f.seq),
     [200, 201, 202, 203, 204, 205, 206, 207],
   );
+});
+
+test("the background frames of every turn go in one INSERT, each turn's in its own log", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const log = new HeldLog(database.db);
+  const [first, second] = [await newTurn(), await newTurn()];
+  const writers = [log.writer(first), log.writer(second)];
+  for (let seq = 1; seq <= 3; seq++) {
+    for (const writer of writers) await writer.write(seq, token(`w${seq} `));
+  }
+  t.mock.timers.tick(200);
+  await until(() => log.batches.length === 1);
+  log.release();
+  await until(() => log.written === 1);
+  assert.deepEqual(log.batches, [[1, 2, 3, 1, 2, 3]], 'one INSERT for both turns');
+  for (const turn of [first, second]) {
+    assert.deepEqual(
+      (await log.after(turn, 0)).map((f) => f.seq),
+      [1, 2, 3],
+    );
+  }
+  // A step's end takes its turn's frames out of the batch for its commit; the other turn's stay.
+  await writers[0]?.write(4, token('w4 '));
+  await writers[1]?.write(4, token('w4 '));
+  assert.deepEqual(
+    (await writers[0]?.stage([{ seq: 5, event: roundExecuted }]))?.map((f) => f.seq),
+    [4, 5],
+  );
+  t.mock.timers.tick(200);
+  await until(() => log.batches.length === 2);
+  log.release();
+  await until(() => log.written === 2);
+  assert.deepEqual(log.batches[1], [4], "only the other turn's frame is left to the batch");
+});
+
+test('a shared INSERT that fails is tried turn by turn: only the turn whose frames cannot be written hears of it', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const log = new TurnEventLog(database.db);
+  const [kept, gone] = [await newTurn(), await newTurn()];
+  const writers = { kept: log.writer(kept), gone: log.writer(gone) };
+  await writers.kept.write(1, token('kept '));
+  await writers.gone.write(1, token('gone '));
+  // Its conversation deleted while it streamed: its frames break the log's reference to the turn.
+  await database.db.delete(tables.agentTurns).where(eq(tables.agentTurns.id, gone));
+  t.mock.timers.tick(200);
+  await writers.kept.write(2, roundExecuted);
+  assert.deepEqual(
+    (await log.after(kept, 0)).map((f) => f.seq),
+    [1, 2],
+  );
+  await assert.rejects(writers.gone.write(2, roundExecuted), /agent_turn_events|foreign key/i);
+});
+
+test("while a write is under way, frames that must be written first share the next one, and a step's end waits only for its own", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const log = new HeldLog(database.db);
+  const [busy, quiet, other] = [await newTurn(), await newTurn(), await newTurn()];
+  const writers = { busy: log.writer(busy), quiet: log.writer(quiet), other: log.writer(other) };
+  await writers.busy.write(1, token('held '));
+  t.mock.timers.tick(200);
+  await until(() => log.batches.length === 1);
+  // The write under way holds none of this turn's frames: its step commits without waiting for it.
+  assert.deepEqual(
+    (await writers.quiet.stage([{ seq: 1, event: roundExecuted }])).map((f) => f.seq),
+    [1],
+  );
+  const ends = [writers.quiet.write(2, roundExecuted), writers.other.write(1, roundExecuted)];
+  await turnOfEvents();
+  log.release();
+  await until(() => log.batches.length === 2);
+  log.release();
+  await Promise.all(ends);
+  assert.deepEqual(log.batches, [[1], [2, 1]], 'the two frames went in one write after the one under way');
 });

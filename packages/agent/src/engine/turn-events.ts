@@ -1,24 +1,24 @@
 import { type Db, tables } from '@docagent/core';
 import { and, asc, eq, gt, max, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AgentEvent, EventSink, StepFrames, StoredFrame, TurnOutput } from './events.ts';
+import { FrameBatch, type FrameOwner, type TurnFrame } from './frame-batch.ts';
 
 const { agentTurnEvents, agentTurns } = tables;
 
 const TERMINAL = new Set(['done', 'error']);
 export const isTerminal = (event: AgentEvent) => TERMINAL.has(event.type);
 /**
- * Frames written in the background: a step's tokens, and its calls and results, which the
- * step's commit writes with its `round_executed` when they are still waiting.
+ * Frames written in the background (FrameBatch): a step's tokens, and its calls and results,
+ * which the step's commit writes with its `round_executed` when they are still waiting.
  */
 const UNWAITED_FRAMES = new Set(['assistant_text_chunk', 'thinking_chunk', 'tool_calls', 'tool_result']);
 /** How many quiet polls a follower waits for the last frames of a turn that is no longer running. */
 const ENDED_TURN_POLLS = 25;
-/** How long background frames gather before they are written together. */
-const BATCH_MS = 200;
 
 /**
- * The INSERT of a turn's frames given as one JSON array of StoredFrame (values, or the
- * placeholders of a statement prepared once: a step's commit carries it). One array, not a row of
+ * The INSERT of frames given as one JSON array of StoredFrame (values, or the placeholders of a
+ * statement prepared once: a step's commit carries it), of the turn `turnId`, or of several turns
+ * when `turnId` reads each frame's own (`f`, a TurnFrame). One array, not a row of
  * parameters each: a streamed step writes dozens, and building a VALUES list cost the query
  * builder about 16 µs a row against 7 µs in all.
  */
@@ -35,6 +35,7 @@ export function framesInsertOf(turnId: SQLWrapper | string, frames: SQLWrapper |
 /** The frames of a turn, numbered from 1, kept so that a reconnecting client can catch up. */
 export class TurnEventLog {
   readonly db: Db;
+  private readonly batch = new FrameBatch((frames) => this.appendFrames(frames));
 
   constructor(db: Db) {
     this.db = db;
@@ -44,9 +45,14 @@ export class TurnEventLog {
     await this.db.execute(framesInsertOf(turnId, JSON.stringify(frames)));
   }
 
+  /** Frames of any turns in one INSERT, each naming its turn. */
+  async appendFrames(frames: TurnFrame[]): Promise<void> {
+    await this.db.execute(framesInsertOf(sql`f->>'turn_id'`, JSON.stringify(frames)));
+  }
+
   /** Writes the frames of one run of a turn, in order. */
   writer(turnId: string): FrameWriter {
-    return new FrameWriter(this, turnId);
+    return new FrameWriter(this.batch, turnId);
   }
 
   async lastSeq(turnId: string): Promise<number> {
@@ -97,39 +103,32 @@ export class TurnEventLog {
 
 /**
  * Writes a turn's frames to the log. A step's tokens, calls and results are not waited for:
- * they gather for up to BATCH_MS and go in one INSERT, so a streaming step costs a few writes
- * instead of one per token (a replaying client sees them that much later). Every other frame
- * is written, with all frames before it, before it goes out; those that end a step, pause the
- * turn or end it are written by the step's own commit (stage), with the state they announce: a
- * client that has seen one finds the turn whole in the log, and a continuation on any process
- * finds the turn paused only with its frames there, and numbers its own on from them.
+ * they go to the process's FrameBatch, written with every other turn's within its batch time, so
+ * a streaming step costs a few shared writes instead of one per token (a replaying client sees
+ * them that much later). Every other frame is written, with all frames before it, before it goes
+ * out; those that end a step, pause the turn or end it are written by the step's own commit
+ * (stage), with the state they announce: a client that has seen one finds the turn whole in the
+ * log, and a continuation on any process finds the turn paused only with its frames there, and
+ * numbers its own on from them.
  */
-export class FrameWriter {
-  private readonly log: TurnEventLog;
+export class FrameWriter implements FrameOwner {
+  private readonly batch: FrameBatch;
   private readonly turnId: string;
-  private pending: StoredFrame[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private draining: Promise<void> | undefined;
-  private failure: unknown;
+  failure: unknown;
 
-  constructor(log: TurnEventLog, turnId: string) {
-    this.log = log;
+  constructor(batch: FrameBatch, turnId: string) {
+    this.batch = batch;
     this.turnId = turnId;
   }
 
   async write(seq: number, event: AgentEvent): Promise<void> {
     if (this.failure) throw this.failure;
-    this.pending.push({ seq, event });
+    this.batch.add(this, this.turnId, { seq, event });
     if (UNWAITED_FRAMES.has(event.type)) {
-      this.timer ??= setTimeout(() => {
-        this.timer = undefined;
-        void this.writePending();
-      }, BATCH_MS);
+      this.batch.schedule();
       return;
     }
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.writePending();
+    await this.batch.flush();
     if (this.failure) throw this.failure;
   }
 
@@ -139,35 +138,10 @@ export class FrameWriter {
    * closing ones is in the log.
    */
   async stage(closing: StoredFrame[]): Promise<StoredFrame[]> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.draining;
+    const waiting = this.batch.take(this);
+    await this.batch.written(this);
     if (this.failure) throw this.failure;
-    return [...this.pending.splice(0), ...closing];
-  }
-
-  /**
-   * Writes the frames pending when the write under way (if any) has ended, in one statement.
-   * Frames that arrive during a write wait for their own batch time: when each write went on to
-   * write what came in meanwhile, a loaded server whose writes were slow wrote its streamed tokens
-   * one or two at a time (the concurrency benchmark: 5,599 frame INSERTs then, 3,616 now).
-   */
-  private writePending(): Promise<void> {
-    const write = (this.draining ?? Promise.resolve()).then(async () => {
-      const frames = this.pending.splice(0);
-      if (frames.length === 0 || this.failure) return;
-      try {
-        await this.log.append(this.turnId, frames);
-      } catch (error) {
-        // Nobody may be waiting for this write: the next frame reports the failure.
-        this.failure = error;
-      }
-    });
-    this.draining = write;
-    void write.then(() => {
-      if (this.draining === write) this.draining = undefined;
-    });
-    return write;
+    return [...waiting, ...closing];
   }
 }
 
