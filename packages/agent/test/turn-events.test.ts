@@ -229,3 +229,24 @@ test("while a write is under way, frames that must be written first share the ne
   await Promise.all(ends);
   assert.deepEqual(log.batches, [[1], [2, 1]], 'the two frames went in one write after the one under way');
 });
+
+test("a batch past its size goes in several writes, one after another, each turn's frames whole in one", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const log = new HeldLog(database.db);
+  const turns = [await newTurn(), await newTurn(), await newTurn()];
+  for (const turn of turns) {
+    const writer = log.writer(turn);
+    for (let seq = 1; seq <= 100; seq++) await writer.write(seq, token(`w${seq} `));
+  }
+  t.mock.timers.tick(200);
+  await until(() => log.batches.length === 1);
+  log.release();
+  await until(() => log.batches.length === 2);
+  log.release();
+  await until(() => log.written === 2);
+  assert.deepEqual(
+    log.batches.map((batch) => batch.length),
+    [200, 100],
+  );
+  for (const turn of turns) assert.equal((await log.after(turn, 0)).length, 100);
+});

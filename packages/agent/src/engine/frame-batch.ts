@@ -12,6 +12,18 @@ export interface FrameOwner {
 
 /** How long background frames gather before they are written together. */
 const BATCH_MS = 200;
+/**
+ * Past this many frames a write leaves the next turns' to the write after it. The embedded
+ * database runs one statement at a time: at 200 turns streaming, a batch of every turn's frames
+ * (about 2,400) held every other statement back for a tenth of a second and more.
+ */
+const MOST_FRAMES_A_WRITE = 250;
+
+/** One owner's frames waiting to be written. */
+interface Waiting {
+  turnId: string;
+  frames: StoredFrame[];
+}
 
 /**
  * The frames of every turn of a process that are written in the background (see FrameWriter),
@@ -25,7 +37,7 @@ const BATCH_MS = 200;
  */
 export class FrameBatch {
   private readonly write: (frames: TurnFrame[]) => Promise<void>;
-  private readonly pending = new Map<FrameOwner, { turnId: string; frames: StoredFrame[] }>();
+  private readonly pending = new Map<FrameOwner, Waiting>();
   private timer: NodeJS.Timeout | undefined;
   /** The write under way, and whose frames it holds. */
   private underWay: { owners: Set<FrameOwner>; done: Promise<void> } | undefined;
@@ -85,19 +97,26 @@ export class FrameBatch {
   }
 
   private async writeWaiting(): Promise<void> {
-    const batch = [...this.pending];
-    this.pending.clear();
+    const batch: Array<[FrameOwner, Waiting]> = [];
+    let frames = 0;
+    for (const [owner, waiting] of this.pending) {
+      if (frames > 0 && frames + waiting.frames.length > MOST_FRAMES_A_WRITE) break;
+      batch.push([owner, waiting]);
+      frames += waiting.frames.length;
+    }
     if (batch.length === 0) return;
+    for (const [owner] of batch) this.pending.delete(owner);
     const underWay = { owners: new Set(batch.map(([owner]) => owner)), done: this.insert(batch) };
     this.underWay = underWay;
+    // What did not fit is due already: it goes in the write after this one.
+    if (this.pending.size > 0) void this.flush();
     await underWay.done;
     if (this.underWay === underWay) this.underWay = undefined;
   }
 
   /** Never rejects: a failure goes to the owners whose frames it lost. */
-  private async insert(batch: Array<[FrameOwner, { turnId: string; frames: StoredFrame[] }]>): Promise<void> {
-    const framesOf = ({ turnId, frames }: { turnId: string; frames: StoredFrame[] }): TurnFrame[] =>
-      frames.map((frame) => ({ turn_id: turnId, ...frame }));
+  private async insert(batch: Array<[FrameOwner, Waiting]>): Promise<void> {
+    const framesOf = ({ turnId, frames }: Waiting): TurnFrame[] => frames.map((frame) => ({ turn_id: turnId, ...frame }));
     try {
       await this.write(batch.flatMap(([, waiting]) => framesOf(waiting)));
     } catch (error) {
