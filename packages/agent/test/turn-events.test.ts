@@ -234,19 +234,24 @@ test("a batch past its size goes in several writes, one after another, each turn
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const log = new HeldLog(database.db);
   const turns = [await newTurn(), await newTurn(), await newTurn()];
-  for (const turn of turns) {
-    const writer = log.writer(turn);
+  const writers = turns.map((turn) => log.writer(turn));
+  for (const writer of writers) {
     for (let seq = 1; seq <= 100; seq++) await writer.write(seq, token(`w${seq} `));
   }
-  t.mock.timers.tick(200);
+  // A frame that must be written before it goes out, of the turn whose frames come last.
+  let ended = false;
+  const end = writers[2]?.write(101, roundExecuted).then(() => {
+    ended = true;
+  });
   await until(() => log.batches.length === 1);
   log.release();
   await until(() => log.batches.length === 2);
+  assert.equal(ended, false, 'its write waits for its own frames, which did not fit in the first');
   log.release();
-  await until(() => log.written === 2);
+  await end;
   assert.deepEqual(
     log.batches.map((batch) => batch.length),
-    [200, 100],
+    [200, 101],
   );
-  for (const turn of turns) assert.equal((await log.after(turn, 0)).length, 100);
+  for (const [i, turn] of turns.entries()) assert.equal((await log.after(turn, 0)).length, i === 2 ? 101 : 100);
 });

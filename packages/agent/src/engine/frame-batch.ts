@@ -27,11 +27,11 @@ interface Waiting {
 
 /**
  * The frames of every turn of a process that are written in the background (see FrameWriter),
- * gathered for up to BATCH_MS and written together in one INSERT. One batch per turn made the
- * frame log's INSERTs grow with the turns running: at 200 turns streaming at once, about a
- * thousand a second, a quarter of all statements in the concurrency benchmark, and on the
- * embedded database each one a turn of its single thread. Now they come at most once per batch
- * time (and whenever a frame must be written before it goes out, which writes all that waits).
+ * gathered for up to BATCH_MS and written together, MOST_FRAMES_A_WRITE to an INSERT. One batch
+ * per turn made the frame log's INSERTs grow with the turns running: at 200 turns streaming at
+ * once, about a thousand a second, a fifth of all statements in the concurrency benchmark, and on
+ * the embedded database each one a turn of its single thread. Now they come once per batch time
+ * (and whenever a frame must be written before it goes out, which writes all that waits).
  * A write that fails is tried again turn by turn, so that one turn's frames (its turn deleted
  * meanwhile, say) fail that turn alone.
  */
@@ -108,10 +108,12 @@ export class FrameBatch {
     for (const [owner] of batch) this.pending.delete(owner);
     const underWay = { owners: new Set(batch.map(([owner]) => owner)), done: this.insert(batch) };
     this.underWay = underWay;
-    // What did not fit is due already: it goes in the write after this one.
-    if (this.pending.size > 0) void this.flush();
+    // What did not fit is due already: it goes in the write after this one, and a flush that
+    // wrote part of what waited ends when the rest is written too.
+    const rest = this.pending.size > 0 ? this.flush() : undefined;
     await underWay.done;
     if (this.underWay === underWay) this.underWay = undefined;
+    await rest;
   }
 
   /** Never rejects: a failure goes to the owners whose frames it lost. */
