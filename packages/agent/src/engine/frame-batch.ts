@@ -122,13 +122,11 @@ export class FrameBatch {
     try {
       await this.write(batch.flatMap(([, waiting]) => framesOf(waiting)));
     } catch (error) {
+      // A write of one turn's frames has its answer; one of several is tried again turn by turn.
+      const retry = batch.length > 1;
       for (const [owner, waiting] of batch) {
-        try {
-          if (batch.length === 1) throw error;
-          await this.write(framesOf(waiting));
-        } catch (ownError) {
-          owner.failure = ownError;
-        }
+        if (!retry) owner.failure = error;
+        else await this.write(framesOf(waiting)).catch((ownError: unknown) => (owner.failure = ownError));
       }
     }
   }
