@@ -4,15 +4,24 @@ import { join } from 'node:path';
 import type { Database } from '@docagent/core';
 import { demoHandler, type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlm } from '@docagent/fake-llm';
 import type { ApiClient } from './client.ts';
-import { type BenchAccount, type BenchDb, createBenchDatabase, seedAccount, withDatabase } from './database.ts';
+import {
+  type BenchAccount,
+  type BenchDatabase,
+  type BenchDb,
+  createBenchDatabase,
+  seedAccount,
+  withDatabase,
+} from './database.ts';
 import { type RoundRobinProxy, startRoundRobinProxy } from './proxy.ts';
 import { isAgentRequest } from './scripted-agent.ts';
-import { type BenchServer, fakeProviderEnv, startBenchServer } from './server.ts';
+import { type BenchServer, fakeProviderEnv, serverOfCheckout, startBenchServer } from './server.ts';
 
 export interface BenchOptions {
   db: BenchDb;
   /** Run the servers under `--cpu-prof`, writing profiles here. */
   profileDir?: string;
+  /** The root of another checkout whose server runs beside this one's, on a database of its own (engine only). */
+  baseline?: string;
 }
 
 export interface AgentStack {
@@ -20,6 +29,8 @@ export interface AgentStack {
   servers: BenchServer[];
   /** The server, or the load balancer in front of the servers. */
   client: ApiClient;
+  /** The baseline checkout's server, with the same provider and an account of its own, when one was asked for. */
+  baseline?: { server: BenchServer; client: ApiClient };
   close(): Promise<void>;
 }
 
@@ -41,29 +52,44 @@ export interface AgentStackOptions extends BenchOptions {
 export async function startAgentStack(options: AgentStackOptions): Promise<AgentStack> {
   const count = options.servers ?? 1;
   if (count > 1 && options.db !== 'postgres') throw new Error('several servers need a PostgreSQL database');
-  const dir = mkdtempSync(join(tmpdir(), 'docagent-bench-'));
+  if (count > 1 && options.baseline) throw new Error('a baseline is compared with one server, not several');
   const fake = await startFakeLlm();
   fake.setHandler((request) => (isAgentRequest(request) ? options.agent(request) : demoHandler(request)));
-  const database = await createBenchDatabase(options.db, dir);
+  const dirs: string[] = [];
+  const databases: BenchDatabase[] = [];
   const servers: BenchServer[] = [];
+  let baseline: BenchServer | undefined;
   let proxy: RoundRobinProxy | undefined;
   const close = async () => {
     await proxy?.close();
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([...servers, ...(baseline ? [baseline] : [])].map((s) => s.stop()));
     await fake.close();
-    await database.drop();
-    rmSync(dir, { recursive: true, force: true });
+    for (const database of databases) await database.drop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
-  try {
+  /** A fresh database with the account (and the seed), and the environment of a server on it. */
+  const prepare = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docagent-bench-'));
+    dirs.push(dir);
+    const database = await createBenchDatabase(options.db, dir);
+    databases.push(database);
     const account = await withDatabase(database.target, async (db) => {
       const seeded = await seedAccount(db);
       await options.seed?.(db, seeded);
       return seeded;
     });
-    const env = { ...fakeProviderEnv(fake, database.target), ...options.env };
+    return { account, env: { ...fakeProviderEnv(fake, database.target), ...options.env } };
+  };
+  try {
+    const { account, env } = await prepare();
     for (let i = 0; i < count; i++) servers.push(await startBenchServer(env, { profileDir: options.profileDir }));
     if (count > 1) proxy = await startRoundRobinProxy(servers.map((s) => s.url));
-    return { fake, servers, client: { url: proxy?.url ?? servers[0]!.url, account }, close };
+    const stack: AgentStack = { fake, servers, client: { url: proxy?.url ?? servers[0]!.url, account }, close };
+    if (!options.baseline) return stack;
+    // Its database is migrated and seeded by this checkout's code: compare checkouts of one schema.
+    const other = await prepare();
+    baseline = await startBenchServer(other.env, { bin: serverOfCheckout(options.baseline) });
+    return { ...stack, baseline: { server: baseline, client: { url: baseline.url, account: other.account } } };
   } catch (error) {
     await close();
     throw error;

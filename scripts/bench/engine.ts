@@ -1,8 +1,9 @@
 import type { FakeToolCall } from '@docagent/fake-llm';
 import { type BenchOptions, startAgentStack } from './agent-stack.ts';
-import { streamTurn, uploadReady } from './client.ts';
+import { type ApiClient, streamTurn, uploadReady } from './client.ts';
 import { median, nowMs, percentile, table } from './measure.ts';
 import { isAgentRequest, stepOf } from './scripted-agent.ts';
+import type { BenchServer } from './server.ts';
 
 /**
  * The engine's own cost: a 10-step turn (9 cheap tool calls, auto-approved, then an answer)
@@ -37,6 +38,72 @@ const CALLS: FakeToolCall[] = [
   { name: 'list_tags', arguments: { name_search: 'invoice' } },
 ];
 
+/** A server measured: this checkout's, or a baseline's beside it. */
+interface Side {
+  name: string;
+  client: ApiClient;
+  server: BenchServer;
+  documentId: string;
+  turnMs: number[];
+  floorMs: number[];
+  cpuSeconds: number;
+}
+
+async function readySide(client: ApiClient) {
+  const documentId = await uploadReady(client, 'invoice.txt', INVOICE);
+  return { documentId, turnMs: [], floorMs: [], cpuSeconds: 0 };
+}
+
+async function turnOf(side: Side): Promise<number> {
+  const started = nowMs();
+  const { status, frames } = await streamTurn(side.client, `/documents/${side.documentId}/chat`, {
+    messages: [{ role: 'user', content: 'Check this document.' }],
+    model: MODEL,
+    auto_approve: true,
+    max_steps: STEPS,
+  });
+  const elapsed = nowMs() - started;
+  const results = frames.filter((f) => f.data.type === 'tool_result' && f.data.success === true).length;
+  if (status !== 200 || results !== CALLS.length || frames.at(-1)?.data.type !== 'done') {
+    throw new Error(`a turn (${side.name}) did not run its ${STEPS} steps: ${status}, ${JSON.stringify(frames.at(-1)?.data)}`);
+  }
+  return elapsed;
+}
+
+const spread = (values: number[]) => ({ median: median(values), p95: percentile(values, 95) });
+
+function summaryOf(side: Side) {
+  // Overhead per step is (turn - its floor) / steps: each turn against the floor measured right after it.
+  const perStep = side.turnMs.map((t, i) => (t - side.floorMs[i]!) / STEPS);
+  return {
+    turn: spread(side.turnMs),
+    floor: spread(side.floorMs),
+    overhead: spread(perStep),
+    ratio: spread(side.turnMs.map((t, i) => t / side.floorMs[i]!)),
+    cpuPerTurnMs: (side.cpuSeconds / side.turnMs.length) * 1000,
+    perStep,
+    turnMs: side.turnMs,
+    floorMs: side.floorMs,
+  };
+}
+
+const resultsOf = (m: ReturnType<typeof summaryOf>) => ({
+  turn_ms: { ...m.turn, all: m.turnMs },
+  floor_ms: { ...m.floor, all: m.floorMs },
+  overhead_per_step_ms: m.overhead,
+  ratio: m.ratio,
+  server_cpu_per_turn_ms: m.cpuPerTurnMs,
+});
+
+/**
+ * The overhead per step of this checkout minus the baseline's, round by round: the two turns of a
+ * round ran seconds apart, so a machine whose speed drifts over minutes moves both alike.
+ */
+function pairedDifference(mine: number[], theirs: number[]) {
+  const differences = mine.map((v, i) => v - theirs[i]!);
+  return { median: median(differences), p25: percentile(differences, 25), p75: percentile(differences, 75), all: differences };
+}
+
 export async function runEngineBenchmark(options: BenchOptions): Promise<{ table: string; results: unknown }> {
   const stack = await startAgentStack({
     ...options,
@@ -46,31 +113,21 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
     },
   });
   try {
-    const { client, fake, servers } = stack;
-    const documentId = await uploadReady(client, 'invoice.txt', INVOICE);
-    const turn = async () => {
-      const started = nowMs();
-      const { status, frames } = await streamTurn(client, `/documents/${documentId}/chat`, {
-        messages: [{ role: 'user', content: 'Check this document.' }],
-        model: MODEL,
-        auto_approve: true,
-        max_steps: STEPS,
-      });
-      const elapsed = nowMs() - started;
-      const results = frames.filter((f) => f.data.type === 'tool_result' && f.data.success === true).length;
-      if (status !== 200 || results !== CALLS.length || frames.at(-1)?.data.type !== 'done') {
-        throw new Error(`a turn did not run its ${STEPS} steps: ${status}, ${JSON.stringify(frames.at(-1)?.data)}`);
-      }
-      return elapsed;
-    };
+    const { fake } = stack;
+    const sides: Side[] = [
+      { name: 'this checkout', client: stack.client, server: stack.servers[0]!, ...(await readySide(stack.client)) },
+    ];
+    if (stack.baseline) sides.push({ name: 'baseline', ...stack.baseline, ...(await readySide(stack.baseline.client)) });
 
     const first = fake.requests.length;
-    for (let i = 0; i < WARM_UP_TURNS; i++) await turn();
+    for (let i = 0; i < WARM_UP_TURNS; i++) await turnOf(sides[0]!);
+    // The floor replays this checkout's requests: both sides are measured against the same one.
     const bodies = fake.requests
       .slice(first)
       .filter(isAgentRequest)
       .slice(-STEPS)
       .map((r) => JSON.stringify(r.body));
+    for (const side of sides.slice(1)) for (let i = 0; i < WARM_UP_TURNS; i++) await turnOf(side);
     const floor = async () => {
       const started = nowMs();
       for (const body of bodies) {
@@ -85,28 +142,36 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
     };
     await floor();
 
-    // Turn and floor alternate, so that both see the same noise of a shared machine.
-    const turnMs: number[] = [];
-    const floorMs: number[] = [];
-    let cpuTurns = 0;
+    // Turn and floor alternate, so that both see the same noise of a shared machine; with a
+    // baseline, the two sides take turns going first, so that each pair shares it too.
     for (let i = 0; i < TURNS; i++) {
-      const cpu = servers[0]!.cpuSeconds();
-      turnMs.push(await turn());
-      cpuTurns += servers[0]!.cpuSeconds() - cpu;
-      floorMs.push(await floor());
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+        const cpu = side.server.cpuSeconds();
+        side.turnMs.push(await turnOf(side));
+        side.cpuSeconds += side.server.cpuSeconds() - cpu;
+        side.floorMs.push(await floor());
+      }
     }
-    const overheadPerStep = turnMs.map((t, i) => (t - floorMs[i]!) / STEPS);
-    const ratio = turnMs.map((t, i) => t / floorMs[i]!);
-    const cpuPerTurnMs = (cpuTurns / TURNS) * 1000;
-
+    const measured = sides.map(summaryOf);
     const ms = (v: number) => `${v.toFixed(1)} ms`;
-    const rows = [
-      [`turn through docagent (${STEPS} steps, SSE)`, ms(median(turnMs)), ms(percentile(turnMs, 95))],
-      [`floor: the ${STEPS} provider responses fetched directly`, ms(median(floorMs)), ms(percentile(floorMs, 95))],
-      ['docagent overhead per step', ms(median(overheadPerStep)), ms(percentile(overheadPerStep, 95))],
-      ['turn / floor (each turn against its own floor)', median(ratio).toFixed(1), percentile(ratio, 95).toFixed(1)],
-      ['server CPU per turn', ms(cpuPerTurnMs), ''],
-    ];
+    const rows = measured.flatMap((m, i) => {
+      const of = sides.length > 1 ? ` (${sides[i]!.name})` : '';
+      return [
+        [`turn through docagent (${STEPS} steps, SSE)${of}`, ms(m.turn.median), ms(m.turn.p95)],
+        [`floor: the ${STEPS} provider responses fetched directly${of}`, ms(m.floor.median), ms(m.floor.p95)],
+        [`docagent overhead per step${of}`, ms(m.overhead.median), ms(m.overhead.p95)],
+        [`turn / floor (each turn against its own floor)${of}`, m.ratio.median.toFixed(1), m.ratio.p95.toFixed(1)],
+        [`server CPU per turn${of}`, ms(m.cpuPerTurnMs), ''],
+      ];
+    });
+    const paired = sides.length > 1 ? pairedDifference(measured[0]!.perStep, measured[1]!.perStep) : undefined;
+    if (paired) {
+      rows.push([
+        'overhead per step, this checkout minus the baseline, in the same round: median (p25 to p75)',
+        `${paired.median.toFixed(2)} ms (${paired.p25.toFixed(2)} to ${paired.p75.toFixed(2)})`,
+        '',
+      ]);
+    }
     return {
       table: table([`${TURNS} turns, ${options.db}`, 'median', 'p95'], rows),
       results: {
@@ -114,11 +179,8 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
         model: MODEL,
         turns: TURNS,
         steps_per_turn: STEPS,
-        turn_ms: { median: median(turnMs), p95: percentile(turnMs, 95), all: turnMs },
-        floor_ms: { median: median(floorMs), p95: percentile(floorMs, 95), all: floorMs },
-        overhead_per_step_ms: { median: median(overheadPerStep), p95: percentile(overheadPerStep, 95) },
-        ratio: { median: median(ratio), p95: percentile(ratio, 95) },
-        server_cpu_per_turn_ms: cpuPerTurnMs,
+        ...resultsOf(measured[0]!),
+        ...(paired ? { baseline: { checkout: options.baseline, ...resultsOf(measured[1]!) }, paired_difference_ms: paired } : {}),
       },
     };
   } finally {

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseTarget } from '@docagent/core';
@@ -58,15 +58,26 @@ function procStat(pid: number): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
+/** The server of another checkout of docagent (a baseline to compare with), found from its root. */
+export function serverOfCheckout(root: string): string {
+  const bin = join(resolvePath(root), 'apps/server/bin/docagent.js');
+  if (!existsSync(bin)) throw new Error(`${root} is not a docagent checkout: it has no apps/server/bin/docagent.js.`);
+  return bin;
+}
+
 /**
  * Starts `docagent serve` on a free port as a process of its own (so its CPU and memory are
- * its own), and resolves once it is ready. `profileDir` runs it under `--cpu-prof`.
+ * its own), and resolves once it is ready. `profileDir` runs it under `--cpu-prof`; `bin` is the
+ * server of another checkout (serverOfCheckout), this one's by default.
  */
-export function startBenchServer(env: NodeJS.ProcessEnv, options: { profileDir?: string } = {}): Promise<BenchServer> {
+export function startBenchServer(
+  env: NodeJS.ProcessEnv,
+  options: { profileDir?: string; bin?: string } = {},
+): Promise<BenchServer> {
   const flags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
   const loopFile = join(mkdtempSync(join(tmpdir(), 'docagent-bench-loop-')), 'loop.json');
-  const child: ChildProcess = spawn(process.execPath, [...flags, '--import', LOOP_PROBE, BIN, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...flags, '--import', LOOP_PROBE, options.bin ?? BIN, 'serve'], {
     env: { ...env, PORT: '0', DOCAGENT_BENCH_LOOP_FILE: loopFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
