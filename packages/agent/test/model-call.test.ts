@@ -5,7 +5,8 @@ import { APICallError, RetryError, streamText, type ToolSet, tool, zodSchema } f
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { retryDelayMs } from '../src/engine/model-call.ts';
-import { runStep, type StepInput } from '../src/engine/step.ts';
+import { runStep, type StepInput, toolSetOf } from '../src/engine/step.ts';
+import { defineTool, ToolRegistry } from '../src/tools/tool.ts';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -131,6 +132,40 @@ test('a step streams its text and thinking and collects its calls, repaired or m
   assert.deepEqual(repaired.toolCalls[0]?.input, { page: 2 });
   const unknown = await runStep(stepInput({ model: modelOf(STREAMS['a call of an unknown tool'] ?? []) }));
   assert.match(unknown.toolCalls[0]?.invalid ?? '', /could not be used/);
+});
+
+test('the tools reach the model without the JSON Schema draft marker, and their arguments are still checked', async () => {
+  const toolSet = toolSetOf(
+    new ToolRegistry([
+      defineTool({
+        name: 'get_ocr_text',
+        description: 'Reads the text.',
+        input: z.strictObject({ page: z.number().int().min(1).describe('From 1') }),
+        access: 'read_only',
+        run: async () => ({ text: '' }),
+      }),
+    ]),
+  );
+  const model = modelOf([
+    { type: 'stream-start', warnings: [] },
+    { type: 'tool-call', toolCallId: 'c1', toolName: 'get_ocr_text', input: '{"page": 0}' },
+    finish('tool-calls'),
+  ]);
+  const step = await runStep(stepInput({ model, tools: toolSet }));
+  const sent = model.doStreamCalls[0]?.tools ?? [];
+  assert.deepEqual(
+    sent.map((t) => t.name),
+    ['get_ocr_text', 'request_input'],
+  );
+  for (const t of sent) {
+    assert.ok(t.type === 'function' && !('$schema' in t.inputSchema), JSON.stringify(t));
+  }
+  const ocr = sent[0];
+  assert.ok(ocr?.type === 'function');
+  assert.deepEqual(ocr.inputSchema.properties, {
+    page: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'From 1' },
+  });
+  assert.match(step.toolCalls[0]?.invalid ?? '', /page/);
 });
 
 /** A model that fails to start `failures` times with this error, then answers. */

@@ -1,4 +1,6 @@
 import {
+  type JSONSchema7,
+  jsonSchema,
   type LanguageModel,
   type LanguageModelUsage,
   type ModelMessage,
@@ -8,6 +10,7 @@ import {
   zodSchema,
 } from 'ai';
 import { jsonrepair } from 'jsonrepair';
+import type { z } from 'zod';
 import type { ToolRegistry } from '../tools/tool.ts';
 import { requestInputTool } from './control-tools.ts';
 import type { EventSink } from './events.ts';
@@ -38,12 +41,27 @@ export interface StepOutcome {
 /** The tools as the model sees them: declarations only; the engine runs them under its policy. */
 export function toolSetOf(registry: ToolRegistry): ToolSet {
   const set: ToolSet = {};
-  for (const t of registry.all()) set[t.name] = tool({ description: t.description, inputSchema: zodSchema(t.input) });
-  set[requestInputTool.name] = tool({
-    description: requestInputTool.description,
-    inputSchema: zodSchema(requestInputTool.input),
-  });
+  for (const t of [...registry.all(), requestInputTool]) {
+    set[t.name] = tool({ description: t.description, inputSchema: modelFacingSchema(t.input) });
+  }
   return set;
+}
+
+/**
+ * A tool's input schema as the model gets it: the JSON Schema the AI SDK makes of it, without the
+ * draft marker (`$schema`) that it puts on each and that every request would repeat for every tool
+ * (about 12 tokens a tool, some 360 a call of the document agent, which providers echo back).
+ */
+function modelFacingSchema(input: z.ZodType) {
+  const schema = zodSchema(input);
+  const withoutDraft = ({ $schema: _draft, ...rest }: JSONSchema7): JSONSchema7 => rest;
+  return jsonSchema(
+    () => {
+      const full = schema.jsonSchema;
+      return 'then' in full ? Promise.resolve(full).then(withoutDraft) : withoutDraft(full);
+    },
+    { validate: schema.validate },
+  );
 }
 
 export interface StepInput {
