@@ -50,7 +50,8 @@ export function toolSetOf(registry: ToolRegistry): ToolSet {
 /**
  * A tool's input schema as the model gets it: the JSON Schema the AI SDK makes of it, without the
  * draft marker (`$schema`) that it puts on each and that every request would repeat for every tool
- * (about 12 tokens a tool, some 360 a call of the document agent, which providers echo back).
+ * (the document agent's tool definitions: 4854 → 4404 tokens a call, BENCHMARKS.md), and that the
+ * Responses API echoes back three times a call.
  */
 function modelFacingSchema(input: z.ZodType) {
   const schema = zodSchema(input);
