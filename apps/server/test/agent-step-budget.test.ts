@@ -40,13 +40,14 @@ import { bearer, seedMember } from './helpers.ts';
 const STEP_BUDGET = 3;
 /**
  * A whole turn of three steps (two calls of list_tags, then an answer) through `POST .../chat`:
- * authentication (2: the token, whose last use is written only when it is a minute old, and the
- * membership), the subject (1), the model choices (2), opening the turn (1: its run record comes
- * with its first commit, and a turn just opened needs no stop check), the system message's reads
- * (3: the document, its pages' text and its extraction results), two steps of STEP_BUDGET, the
- * answer's commit with its usage record and last frames (1), and the webhooks lookup of its end (1).
+ * authentication (1: the token with its creator's membership in the organization; its last use is
+ * written only when it is a minute old), the subject (1), the model choices (2), opening the turn
+ * (1: its run record comes with its first commit, and a turn just opened needs no stop check), the
+ * system message's reads (3: the document, its pages' text and its extraction results), two steps
+ * of STEP_BUDGET, the answer's commit with its usage record and last frames (1), and the webhooks
+ * lookup of its end (1).
  */
-const TURN_BUDGET = 17;
+const TURN_BUDGET = 16;
 
 const FEW_STEPS = 2;
 const MORE_STEPS = 6;

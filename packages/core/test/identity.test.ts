@@ -58,5 +58,7 @@ test('a user token loses access to the org when its user leaves it', async () =>
   const { tables } = await import('../src/index.ts');
   const { eq } = await import('drizzle-orm');
   await database.db.delete(tables.memberships).where(eq(tables.memberships.userId, user.id));
-  await assert.rejects(requireOrgAccess(database.db, principal, org.id), /was not found/);
+  // Every request authenticates again: the token's next request reads the membership with it.
+  const next = await authenticateBearer(database.db, token.token);
+  await assert.rejects(requireOrgAccess(database.db, next, org.id), /was not found/);
 });

@@ -14,7 +14,14 @@ import { getUser } from './users.ts';
 /** Who is making a request: a signed-in user, or an organization's API token. */
 export type Principal =
   | { kind: 'session'; userId: string; sessionId: string; csrfToken: string }
-  | { kind: 'api_token'; tokenId: string; orgId: string; userId: string | null };
+  | {
+      kind: 'api_token';
+      tokenId: string;
+      orgId: string;
+      userId: string | null;
+      /** The user's role in the token's organization, read with the token (null: no longer a member). */
+      creatorRole: Role | null;
+    };
 
 export interface OrgAccess {
   orgId: string;
@@ -35,7 +42,13 @@ export async function authenticateBearer(db: Db, secret: string): Promise<Princi
     return { kind: 'session', ...session };
   }
   const token = await authenticateApiToken(db, secret);
-  return { kind: 'api_token', tokenId: token.tokenId, orgId: token.orgId, userId: token.createdBy };
+  return {
+    kind: 'api_token',
+    tokenId: token.tokenId,
+    orgId: token.orgId,
+    userId: token.createdBy,
+    creatorRole: token.creatorRole,
+  };
 }
 
 /**
@@ -44,16 +57,18 @@ export async function authenticateBearer(db: Db, secret: string): Promise<Princi
  * A user's token acts with that user's current role, and dies with their membership.
  */
 export async function requireOrgAccess(db: Db, principal: Principal, orgId: string): Promise<OrgAccess> {
-  const hidden = notFound(`Organization ${orgId}`);
+  // Made only when thrown: an error's stack costs every request that gets in.
+  const hidden = () => notFound(`Organization ${orgId}`);
   if (principal.kind === 'api_token') {
-    if (principal.orgId !== orgId) throw hidden;
+    if (principal.orgId !== orgId) throw hidden();
     if (principal.userId === null) return { orgId, role: 'admin', userId: null };
+    // The membership was read with the token, in this request.
+    if (principal.creatorRole === null) throw hidden();
+    return { orgId, role: principal.creatorRole, userId: principal.userId };
   }
-  const userId = principal.userId;
-  if (userId === null) throw hidden;
-  const role = await findMembershipRole(db, orgId, userId);
-  if (!role) throw hidden;
-  return { orgId, role, userId };
+  const role = await findMembershipRole(db, orgId, principal.userId);
+  if (!role) throw hidden();
+  return { orgId, role, userId: principal.userId };
 }
 
 /** The organizations a principal can act in: a user's memberships, or a token's one org. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { preparedPerDatabase } from '../db/prepared-query.ts';
-import { apiTokens, users } from '../db/schema.ts';
+import { apiTokens, memberships, users } from '../db/schema.ts';
 import { badCredentials, forbidden, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Role } from './organizations.ts';
@@ -95,19 +95,34 @@ export async function revokeApiToken(
   await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, row.id));
 }
 
-/** Every API request reads its token: built once (prepared-query.ts). */
+/**
+ * Every API request reads its token: built once (prepared-query.ts). With it, its creator's current
+ * role in its organization, which every request of a user's token checks next (requireOrgAccess):
+ * one round trip instead of two.
+ */
 const liveToken = preparedPerDatabase((db) =>
   db
-    .select({ id: apiTokens.id, orgId: apiTokens.orgId, createdBy: apiTokens.createdBy, lastUsedAt: apiTokens.lastUsedAt })
+    .select({
+      id: apiTokens.id,
+      orgId: apiTokens.orgId,
+      createdBy: apiTokens.createdBy,
+      lastUsedAt: apiTokens.lastUsedAt,
+      creatorRole: memberships.role,
+    })
     .from(apiTokens)
+    .leftJoin(memberships, and(eq(memberships.orgId, apiTokens.orgId), eq(memberships.userId, apiTokens.createdBy)))
     .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt))),
 );
 
-/** The live token behind a secret, recording its use; throws the generic credential error otherwise. */
+/**
+ * The live token behind a secret, recording its use; throws the generic credential error otherwise.
+ * `creatorRole`: its creator's role in its organization now, null when they are no member (or it
+ * was made at the command line, with no creator).
+ */
 export async function authenticateApiToken(
   db: Db,
   secret: string,
-): Promise<{ tokenId: string; orgId: string; createdBy: string | null }> {
+): Promise<{ tokenId: string; orgId: string; createdBy: string | null; creatorRole: Role | null }> {
   const [row] = await liveToken(db).execute({ hash: hashSecret(secret) });
   if (!row) throw badCredentials();
   // Most requests find the use recorded recently enough and send no write at all.
@@ -115,5 +130,5 @@ export async function authenticateApiToken(
   if (row.lastUsedAt === null || row.lastUsedAt < staleBefore) {
     await db.update(apiTokens).set({ lastUsedAt: sql`now()` }).where(eq(apiTokens.id, row.id));
   }
-  return { tokenId: row.id, orgId: row.orgId, createdBy: row.createdBy };
+  return { tokenId: row.id, orgId: row.orgId, createdBy: row.createdBy, creatorRole: row.creatorRole };
 }
