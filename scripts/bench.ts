@@ -13,14 +13,19 @@ import { machine } from './bench/measure.ts';
 import { serverOfCheckout } from './bench/server.ts';
 
 /**
- * `npm run bench [-- name ...] [--db postgres] [--profile] [--baseline DIR]`: runs the named
+ * `npm run bench [-- name ...] [--db postgres] [--profile] [--baseline DIR] [--warm-up N]`: runs the named
  * benchmarks (all by default), prints their tables and writes bench-results/<name>.json. The
  * servers run on the embedded database, or with `--db postgres` on a fresh PostgreSQL database of
  * each run (BENCH_POSTGRES_URL, default the local server), dropped after; `--profile` runs them
  * under `--cpu-prof`, writing bench-results/profiles/<name>/. `engine --baseline DIR` runs the
  * server of another checkout (its own `npm install` done) beside this one's, turn for turn, and
- * gives the difference of the two in each round. Not part of `npm test`: numbers, not verdicts.
+ * gives the difference of the two in each round; `engine --warm-up N` measures after N turns
+ * (each server's) instead of the default 2, for the overhead of a server that has been running.
+ * Not part of `npm test`: numbers, not verdicts.
  */
+/** About two minutes of turns on this machine kind: more is a mistyped number. */
+const MOST_WARM_UP_TURNS = 2_000;
+
 const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<{ table: string; results: unknown }>> = {
   ingest: runIngestBenchmark,
   engine: runEngineBenchmark,
@@ -37,6 +42,7 @@ const { values, positionals: asked } = parseArgs({
     db: { type: 'string', default: 'pglite' },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    'warm-up': { type: 'string' },
   },
 });
 if (values.db !== 'pglite' && values.db !== 'postgres') {
@@ -60,6 +66,18 @@ if (values.baseline !== undefined) {
     process.exit(2);
   }
 }
+const warmUpTurns = values['warm-up'] === undefined ? undefined : Number(values['warm-up']);
+if (warmUpTurns !== undefined) {
+  if (asked.length !== 1 || asked[0] !== 'engine') {
+    process.stderr.write('--warm-up is for the engine benchmark only: npm run bench -- engine --warm-up N.\n');
+    process.exit(2);
+  }
+  // At least one: the floor replays the requests of the last warm-up turn.
+  if (!Number.isInteger(warmUpTurns) || warmUpTurns < 1 || warmUpTurns > MOST_WARM_UP_TURNS) {
+    process.stderr.write(`--warm-up is a whole number of turns from 1 to ${MOST_WARM_UP_TURNS}, not ${values['warm-up']}.\n`);
+    process.exit(2);
+  }
+}
 const outDir = join(process.cwd(), 'bench-results');
 mkdirSync(outDir, { recursive: true });
 const started = performance.now();
@@ -70,6 +88,7 @@ for (const name of asked.length > 0 ? asked : Object.keys(BENCHMARKS)) {
     db: values.db,
     profileDir: values.profile ? join(outDir, 'profiles', name) : undefined,
     baseline: values.baseline,
+    warmUpTurns,
   });
   process.stdout.write(`${table}\n`);
   const file = join(outDir, `${name}.json`);

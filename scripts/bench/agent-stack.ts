@@ -22,6 +22,8 @@ export interface BenchOptions {
   profileDir?: string;
   /** The root of another checkout whose server runs beside this one's, on a database of its own (engine only). */
   baseline?: string;
+  /** Turns each engine server runs before the measured ones (engine only; its default otherwise). */
+  warmUpTurns?: number;
 }
 
 export interface AgentStack {
