@@ -43,11 +43,11 @@ const STEP_BUDGET = 3;
  * authentication (1: the token with its creator's membership in the organization; its last use is
  * written only when it is a minute old), the subject (1), the model choices (2), opening the turn
  * (1: its run record comes with its first commit, and a turn just opened needs no stop check), the
- * system message's reads (3: the document, its pages' text and its extraction results), two steps
- * of STEP_BUDGET, the answer's commit with its usage record and last frames (1), and the webhooks
- * lookup of its end (1).
+ * system message's reads (2: the document with the start of its text, and its extraction
+ * results), two steps of STEP_BUDGET, the answer's commit with its usage record and last frames
+ * (1), and the webhooks lookup of its end (1).
  */
-const TURN_BUDGET = 16;
+const TURN_BUDGET = 15;
 
 const FEW_STEPS = 2;
 const MORE_STEPS = 6;

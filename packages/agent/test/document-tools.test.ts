@@ -13,6 +13,7 @@ import {
 import { strictResponseFormat } from '@docagent/core/response-formats';
 import { openTestDatabase } from '@docagent/core/testing';
 import { type FakeLlmServer, startFakeLlm } from '@docagent/fake-llm';
+import { documentSection } from '../src/packs/document/context-section.ts';
 import { documentTools } from '../src/packs/document/index.ts';
 import { executeTool, type ToolContext, type ToolOutcome, ToolRegistry, type WorkingState } from '../src/tools/tool.ts';
 
@@ -211,6 +212,29 @@ describe('get_ocr_text', () => {
 
     await fails(context, 'get_ocr_text', { page_start: 3 }, /page_start 3 is out of range.*2 page/);
     await fails(context, 'get_ocr_text', { max_chars: 10 }, /max_chars/);
+  });
+});
+
+describe("the document's section of the system message", () => {
+  const sectionOf = (documentId: string, small: boolean) => {
+    const context = contextFor(orgId, documentId);
+    return documentSection({ ...context, modelId: 'openai:gpt-4.1', small, workingState: {} });
+  };
+
+  test('holds the start of a long text, says how much more there is and how to read it', async () => {
+    const pages = ['A'.repeat(3000), 'B'.repeat(3000), 'C'.repeat(3000)];
+    const long = await documentWithText(orgId, 'long.txt', pages);
+    const text = pages.join('\n\n');
+    const large = await sectionOf(long.id, false);
+    assert.ok(
+      large.includes(
+        `<document_text>\n${text.slice(0, 8000)}\n[… ${text.length - 8000} more characters: read them with get_ocr_text]\n</document_text>`,
+      ),
+    );
+    assert.match(await sectionOf(long.id, true), new RegExp(`\\[… ${text.length - 4000} more characters`));
+    const short = await sectionOf(docId, false);
+    assert.ok(short.includes(`<document_text>\n${INVOICE}\n\n${PAGE_TWO}\n</document_text>`));
+    assert.match(short, /Current document: "invoice\.txt"/);
   });
 });
 

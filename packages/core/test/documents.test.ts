@@ -10,6 +10,7 @@ import {
   deleteDocument,
   type ExtractFn,
   getDocument,
+  getDocumentExcerpt,
   getDocumentPages,
   getDocumentPageTexts,
   getDocumentText,
@@ -28,7 +29,7 @@ let queue: JobQueue;
 let orgId: string;
 const blobs = () => new DatabaseBlobStore(database.db);
 
-// A stand-in for the real pipeline (tested on its own): plain text as one page, with
+// A stand-in for the real pipeline (tested on its own): plain text, a page per form feed, with
 // instructions in the text to fail the way a real extraction can.
 const failures = new Map<string, number>();
 const extract: ExtractFn = async ({ bytes }) => {
@@ -39,7 +40,10 @@ const extract: ExtractFn = async ({ bytes }) => {
     failures.set(text, seen + 1);
     if (text.startsWith('FLAKY-ALWAYS') || seen === 0) throw new Error('the OCR engine crashed');
   }
-  return { pageCount: 1, pages: [{ page: 1, text, width: 1, height: 1, engine: 'plain', items: [] }] };
+  const pages = text
+    .split('\f')
+    .map((page, i) => ({ page: i + 1, text: page, width: 1, height: 1, engine: 'plain' as const, items: [] }));
+  return { pageCount: pages.length, pages };
 };
 
 async function* chunks(text: string) {
@@ -100,6 +104,25 @@ describe('upload and text pipeline', () => {
     assert.equal(texts.document.id, doc.id);
     assert.equal(await getDocumentText(database.db, orgId, doc.id), 'hello from the pipeline');
     await assert.rejects(getDocumentPageTexts(database.db, orgId, doc.id, 2), /page_num 2 is out of range/);
+  });
+
+  test("the start of a document's text comes with its length and the document, in one read", async () => {
+    const pages = ['First page: Grüße', 'Second page', 'x'.repeat(5000)];
+    const doc = await settled((await upload('pages.txt', pages.join('\f'))).id);
+    const whole = await getDocumentText(database.db, orgId, doc.id);
+    assert.equal(whole, pages.join('\n\n'));
+    const start = await getDocumentExcerpt(database.db, orgId, doc.id, 100);
+    assert.equal(start.document.id, doc.id);
+    assert.equal(start.excerpt, whole.slice(0, 100));
+    assert.equal(start.length, whole.length);
+    assert.equal(start.unavailable, undefined);
+    assert.equal((await getDocumentExcerpt(database.db, orgId, doc.id, 100_000)).excerpt, whole);
+
+    const failed = await settled((await upload('unreadable.txt', 'PERMANENT')).id);
+    const none = await getDocumentExcerpt(database.db, orgId, failed.id, 100);
+    assert.match(none.unavailable ?? '', /Text extraction failed for document .*: The file is malformed/);
+    assert.deepEqual([none.excerpt, none.length, none.document.id], ['', 0, failed.id]);
+    await assert.rejects(getDocumentExcerpt(database.db, 'another-org', doc.id, 100), /was not found/);
   });
 
   test('a permanent failure ends in ocr_failed at once with the reason', async () => {

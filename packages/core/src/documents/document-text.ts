@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { documentPages } from '../db/schema.ts';
-import { conflict, invalidInput } from '../errors.ts';
+import { preparedPerDatabase } from '../db/prepared-query.ts';
+import { documentPages, documents } from '../db/schema.ts';
+import { conflict, type DomainError, invalidInput, notFound } from '../errors.ts';
 import { itemsFollowFromText, plainTextItems } from '../text/plain-text.ts';
 import type { PositionedText, TextEngine } from '../text/types.ts';
 import { type DocumentRecord, getDocument } from './documents.ts';
@@ -15,18 +16,63 @@ export interface StoredPage {
   items: PositionedText[];
 }
 
+/** Why the document's text cannot be read: while it is being read, or when reading it failed. */
+function textUnavailable(document: DocumentRecord): DomainError | undefined {
+  if (document.state === 'uploaded' || document.state === 'ocr_processing') {
+    return conflict(`The text of document ${document.id} is not ready yet (state ${document.state}); try again shortly.`);
+  }
+  if (document.state === 'ocr_failed') {
+    return conflict(
+      `Text extraction failed for document ${document.id}: ${document.stateError ?? 'unknown error'}. Re-run it with POST ocr/run/${document.id}.`,
+    );
+  }
+  return undefined;
+}
+
 /** The document, once its text is ready; a clear error while it is not, or when extraction failed. */
 async function documentWithText(db: Db, orgId: string, documentId: string): Promise<DocumentRecord> {
   const document = await getDocument(db, orgId, documentId);
-  if (document.state === 'uploaded' || document.state === 'ocr_processing') {
-    throw conflict(`The text of document ${documentId} is not ready yet (state ${document.state}); try again shortly.`);
-  }
-  if (document.state === 'ocr_failed') {
-    throw conflict(
-      `Text extraction failed for document ${documentId}: ${document.stateError ?? 'unknown error'}. Re-run it with POST ocr/run/${documentId}.`,
-    );
-  }
+  const unavailable = textUnavailable(document);
+  if (unavailable) throw unavailable;
   return document;
+}
+
+/** The pages' text as the agent reads it, a blank line between pages, joined by the database. */
+const joinedText = sql`(select string_agg(${documentPages.text}, E'\\n\\n' order by ${documentPages.page}) as text from ${documentPages} where ${documentPages.documentId} = ${documents.id})`;
+type TextStart = { excerpt: string | null; length: number | null };
+
+/**
+ * The document with the start of its text, built once (prepared-query.ts): the database sends
+ * only the text's first characters and its length, so the agent's context of a 300-page document
+ * no longer brings its whole text to the server at every run of a turn.
+ */
+const documentWithExcerpt = preparedPerDatabase((db) =>
+  db
+    .select({
+      document: getTableColumns(documents),
+      text: sql<TextStart>`(select json_build_object('excerpt', left(joined.text, ${sql.placeholder('chars')}::int), 'length', length(joined.text)) from ${joinedText} as joined)`,
+    })
+    .from(documents)
+    .where(and(eq(documents.id, sql.placeholder('documentId')), eq(documents.orgId, sql.placeholder('orgId')))),
+);
+
+export interface DocumentExcerpt {
+  document: DocumentRecord;
+  /** The first characters of its text, pages separated by a blank line ('' when it has none). */
+  excerpt: string;
+  /** The characters of the whole text. */
+  length: number;
+  /** Why there is no text to read yet, or none at all (then excerpt is '' and length 0). */
+  unavailable?: string;
+}
+
+/** The document and the first `chars` characters of its text, in one statement. */
+export async function getDocumentExcerpt(db: Db, orgId: string, documentId: string, chars: number): Promise<DocumentExcerpt> {
+  const [row] = await documentWithExcerpt(db).execute({ documentId, orgId, chars });
+  if (!row) throw notFound(`Document ${documentId}`);
+  const unavailable = textUnavailable(row.document);
+  if (unavailable) return { document: row.document, excerpt: '', length: 0, unavailable: unavailable.message };
+  return { document: row.document, excerpt: row.text.excerpt ?? '', length: row.text.length ?? 0 };
 }
 
 function checkPage(document: DocumentRecord, page: number | undefined): void {

@@ -1,4 +1,4 @@
-import { type DocumentRecord, extractionResultsOf, getDocument, getDocumentPageTexts, isDomainError } from '@docagent/core';
+import { extractionResultsOf, getDocumentExcerpt } from '@docagent/core';
 import type { SectionInput } from '../../engine/pack.ts';
 
 const RULES = [
@@ -17,21 +17,12 @@ export async function documentSection(input: SectionInput): Promise<string> {
   const { orgId } = input.access;
   const documentId = input.subject.id;
   const limit = input.small ? 4000 : 8000;
-  let document: DocumentRecord;
-  let excerpt: string;
-  try {
-    const read = await getDocumentPageTexts(db, orgId, documentId);
-    document = read.document;
-    const text = read.pages.map((p) => p.text).join('\n\n');
-    excerpt =
-      text.length > limit
-        ? `${text.slice(0, limit)}\n[… ${text.length - limit} more characters: read them with get_ocr_text]`
-        : text || '(the document has no text)';
-  } catch (error) {
-    if (!isDomainError(error)) throw error;
-    document = await getDocument(db, orgId, documentId);
-    excerpt = `(the text is not available: ${error.message})`;
-  }
+  const { document, excerpt: start, length, unavailable } = await getDocumentExcerpt(db, orgId, documentId, limit);
+  const excerpt = unavailable
+    ? `(the text is not available: ${unavailable})`
+    : length > limit
+      ? `${start}\n[… ${length - limit} more characters: read them with get_ocr_text]`
+      : start || '(the document has no text)';
   const results = await extractionResultsOf(db, orgId, documentId);
   const extraction = results.map((r) => ({
     prompt: r.promptName,
