@@ -125,16 +125,19 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
     ];
     if (stack.baseline) sides.push({ name: 'baseline', ...stack.baseline, ...(await readySide(stack.baseline.client)) });
 
+    // The sides warm up turn for turn: a server left idle while the other warmed up was slower
+    // afterwards, about 1 ms a step whichever went first (V8's memory reducer, BENCHMARKS.md).
     const warmUpTurns = options.warmUpTurns ?? DEFAULT_WARM_UP_TURNS;
+    for (let i = 1; i < warmUpTurns; i++) for (const side of sides) await turnOf(side);
     const first = fake.requests.length;
-    for (let i = 0; i < warmUpTurns; i++) await turnOf(sides[0]!);
+    await turnOf(sides[0]!);
     // The floor replays this checkout's requests: both sides are measured against the same one.
     const bodies = fake.requests
       .slice(first)
       .filter(isAgentRequest)
       .slice(-STEPS)
       .map((r) => JSON.stringify(r.body));
-    for (const side of sides.slice(1)) for (let i = 0; i < warmUpTurns; i++) await turnOf(side);
+    for (const side of sides.slice(1)) await turnOf(side);
     const floor = async () => {
       const started = nowMs();
       for (const body of bodies) {
