@@ -12,6 +12,9 @@ import { runIngestBenchmark } from './bench/ingest.ts';
 import { machine } from './bench/measure.ts';
 import { serverOfCheckout } from './bench/server.ts';
 
+/** About two minutes of turns on this machine kind: more is a mistyped number. */
+const MOST_WARM_UP_TURNS = 2_000;
+
 /**
  * `npm run bench [-- name ...] [--db postgres] [--profile] [--baseline DIR] [--warm-up N]`: runs the named
  * benchmarks (all by default), prints their tables and writes bench-results/<name>.json. The
@@ -23,9 +26,6 @@ import { serverOfCheckout } from './bench/server.ts';
  * (each server's) instead of the default 2, for the overhead of a server that has been running.
  * Not part of `npm test`: numbers, not verdicts.
  */
-/** About two minutes of turns on this machine kind: more is a mistyped number. */
-const MOST_WARM_UP_TURNS = 2_000;
-
 const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<{ table: string; results: unknown }>> = {
   ingest: runIngestBenchmark,
   engine: runEngineBenchmark,
@@ -45,37 +45,34 @@ const { values, positionals: asked } = parseArgs({
     'warm-up': { type: 'string' },
   },
 });
-if (values.db !== 'pglite' && values.db !== 'postgres') {
-  process.stderr.write(`--db is pglite (the default) or postgres, not ${values.db}.\n`);
+/** A usage error: one line, exit code 2. */
+function refuse(message: string): never {
+  process.stderr.write(`${message}\n`);
   process.exit(2);
 }
+/** `--flag` applies to the engine benchmark alone. */
+function engineOnly(flag: string, usage: string): void {
+  if (asked.length !== 1 || asked[0] !== 'engine')
+    refuse(`${flag} is for the engine benchmark only: npm run bench -- engine ${usage}.`);
+}
+
+if (values.db !== 'pglite' && values.db !== 'postgres') refuse(`--db is pglite (the default) or postgres, not ${values.db}.`);
 const unknown = asked.filter((name) => !(name in BENCHMARKS));
-if (unknown.length > 0) {
-  process.stderr.write(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(BENCHMARKS).join(', ')}.\n`);
-  process.exit(2);
-}
+if (unknown.length > 0) refuse(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(BENCHMARKS).join(', ')}.`);
 if (values.baseline !== undefined) {
-  if (asked.length !== 1 || asked[0] !== 'engine') {
-    process.stderr.write('--baseline compares the engine benchmark only: npm run bench -- engine --baseline DIR.\n');
-    process.exit(2);
-  }
+  engineOnly('--baseline', '--baseline DIR');
   try {
     serverOfCheckout(values.baseline);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    process.exit(2);
+    refuse((error as Error).message);
   }
 }
 const warmUpTurns = values['warm-up'] === undefined ? undefined : Number(values['warm-up']);
 if (warmUpTurns !== undefined) {
-  if (asked.length !== 1 || asked[0] !== 'engine') {
-    process.stderr.write('--warm-up is for the engine benchmark only: npm run bench -- engine --warm-up N.\n');
-    process.exit(2);
-  }
+  engineOnly('--warm-up', '--warm-up N');
   // At least one: the floor replays the requests of the last warm-up turn.
   if (!Number.isInteger(warmUpTurns) || warmUpTurns < 1 || warmUpTurns > MOST_WARM_UP_TURNS) {
-    process.stderr.write(`--warm-up is a whole number of turns from 1 to ${MOST_WARM_UP_TURNS}, not ${values['warm-up']}.\n`);
-    process.exit(2);
+    refuse(`--warm-up is a whole number of turns from 1 to ${MOST_WARM_UP_TURNS}, not ${values['warm-up']}.`);
   }
 }
 const outDir = join(process.cwd(), 'bench-results');
