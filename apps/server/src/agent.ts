@@ -13,11 +13,20 @@ import {
   TurnEventLog,
   TurnStore,
 } from '@docagent/agent';
-import { type EventBus, type ModelRegistry, type WebSearchProvider, webSearchFromEnv } from '@docagent/core';
+import { type EventBus, type ModelRegistry, type Notices, type WebSearchProvider, webSearchFromEnv } from '@docagent/core';
 import type { Config } from './config.ts';
 
-/** The agent: engine with its packs and strategies, threads and the frame log, on the product's model layer. */
-export function createAgent(services: ToolServices, llm: ModelRegistry, config: Config, bus?: EventBus): ChatDeps {
+/**
+ * The agent: engine with its packs and strategies, threads and the frame log, on the product's
+ * model layer. `notices` carry stops to the turns of the process's other engine and of other processes.
+ */
+export function createAgent(
+  services: ToolServices,
+  llm: ModelRegistry,
+  config: Config,
+  bus?: EventBus,
+  notices?: Notices,
+): ChatDeps {
   const threads = new ThreadStore(services.db);
   const engine = new AgentEngine({
     llm: modelLayerGateway(llm),
@@ -27,6 +36,7 @@ export function createAgent(services: ToolServices, llm: ModelRegistry, config: 
     services,
     heartbeatMs: (config.turnHeartbeatSeconds * 1000) / 3,
     strategies: [reactStrategy, roaStrategy],
+    notices,
   });
   return { engine, threads, events: new TurnEventLog(services.db), bus };
 }

@@ -8,6 +8,7 @@ import {
   type Db,
   type EventBus,
   type ModelRegistry,
+  type Notices,
   type TableIngestScheduler,
   type TextExtractionScheduler,
   tableCacheDirOf,
@@ -96,6 +97,8 @@ export interface AppOptions {
   dataExecutors?: ClosableExecutors;
   /** The process's event bus, shared with its job queue (default: the app's own). */
   events?: EventBus;
+  /** The database's notices: a stop reaches a turn running in the job queue or another process at once. */
+  notices?: Notices;
 }
 
 export async function buildApp(options: AppOptions): Promise<ZodApp> {
@@ -190,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<ZodApp> {
       options.llm,
       config,
       events,
+      options.notices,
     ),
     autoCreate: { db, scheduler: options.scheduler },
     waitingExtractions: options.scheduler,

@@ -37,7 +37,13 @@ export async function startJobQueue(
       await queue.scheduleTextExtraction(documentId);
     },
   };
-  const agent = createAgent({ db, documents: { db, blobs, scheduler, events }, extraction }, llm, config, events);
+  const agent = createAgent(
+    { db, documents: { db, blobs, scheduler, events }, extraction },
+    llm,
+    config,
+    events,
+    database.notices,
+  );
   queue = await JobQueue.start(
     database,
     {

@@ -63,7 +63,16 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     const events = loggingEventBus(() => app?.log);
     const jobs = await startJobQueue(database, config, config.workers, llm, tableIngest, events);
     queue = jobs;
-    app = await buildApp({ config, db: database.db, scheduler: jobs, llm, tableIngest, events, logger });
+    app = await buildApp({
+      config,
+      db: database.db,
+      scheduler: jobs,
+      llm,
+      tableIngest,
+      events,
+      logger,
+      notices: database.notices,
+    });
     // Requests drain first (fastify closes the listener before onClose hooks), then running
     // jobs finish, then what they used closes.
     app.addHook('onClose', async () => {

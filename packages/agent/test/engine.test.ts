@@ -19,11 +19,13 @@ import {
   type AgentEvent,
   defineTool,
   documentPack,
+  type EngineDeps,
   type LlmGateway,
   type Pack,
   REJECTED,
   reactStrategy,
   roaStrategy,
+  type StopOutcome,
   SubjectCatalog,
   ThreadStore,
   TurnStore,
@@ -146,7 +148,11 @@ function scripted(steps: ScriptedStep[], options: { hangOnStep?: number } = {}) 
 /** The test tools on documents, with the document pack's subject check and system-message section. */
 const testPack: Pack = { ...documentPack, name: 'test', tools };
 
-function engineWith(gateway: LlmGateway, turnStore = new TurnStore(database.db, 300)) {
+function engineWith(
+  gateway: LlmGateway,
+  turnStore = new TurnStore(database.db, 300),
+  more: Pick<EngineDeps, 'notices'> & Partial<Pick<EngineDeps, 'heartbeatMs'>> = {},
+) {
   return new AgentEngine({
     llm: gateway,
     subjects: new SubjectCatalog([testPack]),
@@ -155,6 +161,7 @@ function engineWith(gateway: LlmGateway, turnStore = new TurnStore(database.db, 
     strategies: [reactStrategy, roaStrategy],
     heartbeatMs: 10_000,
     services: offlineServices(database.db),
+    ...more,
   });
 }
 
@@ -461,6 +468,43 @@ describe('react loop', () => {
       events.slice(-3).map((e) => e.type),
       ['stopped', 'usage', 'done'],
     );
+  });
+
+  test('a stop asked of another engine (another process) aborts the call in flight there, through a notice', {
+    timeout: 60_000,
+  }, async () => {
+    const { gateway } = scripted([{ text: 'never finished' }], { hangOnStep: 0 });
+    // Its heartbeat, the stop's backstop, an hour away: only the notice can stop the turn.
+    const running = engineWith(gateway, undefined, { notices: database.notices, heartbeatMs: 3_600_000 });
+    const elsewhere = engineWith(scripted([]).gateway, undefined, { notices: database.notices });
+    // On PostgreSQL the listening connection comes up after the engines asked for it, and takes
+    // their channel before this probe's: the probe heard, a stop notice will be too.
+    const probe: string[] = [];
+    const leave = database.notices.listen('docagent_test_probe', (payload) => probe.push(payload));
+    while (!probe.includes('up')) {
+      await database.notices.notify('docagent_test_probe', 'up');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    leave();
+    let stopped: Promise<StopOutcome> | undefined;
+    const result = (await running.start({ access: access(), subject: doc(), messages: user('long') }, (e) => {
+      if (e.type === 'turn_started') stopped = elsewhere.stop(e.turn_id, access(), () => {});
+    })) as { stopped: string };
+    assert.equal(result.stopped, 'user');
+    assert.equal((await stopped)?.status, 'stopping');
+  });
+
+  test('a stop flag set while no notice comes is found by the heartbeat, which aborts the call in flight', async () => {
+    const { gateway } = scripted([{ text: 'never finished' }], { hangOnStep: 0 });
+    const result = (await engineWith(gateway, undefined, { heartbeatMs: 20 }).start(
+      { access: access(), subject: doc(), messages: user('long') },
+      async (e) => {
+        // What a stop in a process whose notice was lost leaves: the flag alone.
+        if (e.type === 'turn_started')
+          await database.db.execute(sql`update agent_turns set stop_requested = true where id = ${e.turn_id}`);
+      },
+    )) as { stopped: string };
+    assert.equal(result.stopped, 'user');
   });
 
   test('stop mid-tool: the running tool sees the abort, the rest of the batch gets the stopped result', async () => {

@@ -27,6 +27,7 @@ export * from './data/sql/sql-runner-pool.ts';
 export * from './db/database.ts';
 export * from './db/embedded/wasm-tiering.ts';
 export * from './db/migrate.ts';
+export type { Notices } from './db/notices.ts';
 export * from './db/page-with-total.ts';
 export * from './db/prepared-query.ts';
 export * as tables from './db/schema.ts';

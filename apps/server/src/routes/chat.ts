@@ -80,7 +80,7 @@ export function chatRoutes(app: ZodApp, { agent }: RouteDeps): void {
     {
       schema: {
         summary:
-          'Stop a turn: a running one at its next safe point (its in-flight model call is aborted; finished steps are kept), a paused one at once; an ended one says how it ended',
+          'Stop a turn: a running one now, in whichever process runs it (its in-flight model call is aborted; finished steps are kept), a paused one at once; an ended one says how it ended',
         tags: ['chat'],
         params: DocParams,
         body: StopBody,

@@ -1,4 +1,4 @@
-import { invalidInput, type OrgAccess } from '@docagent/core';
+import { invalidInput, type Notices, type OrgAccess } from '@docagent/core';
 import type { ThreadStore } from '../threads/thread-store.ts';
 import type { ToolServices } from '../tools/tool.ts';
 import { type EventSink, outputOf, type TurnOutput, type TurnResult } from './events.ts';
@@ -29,7 +29,15 @@ export interface EngineDeps {
   heartbeatMs: number;
   /** The loop strategies by name; react when a turn names none. */
   strategies?: Strategy[];
+  /**
+   * How a stop reaches a turn that runs in another engine (another process): at once, aborting
+   * its model call in flight. Without it, such a turn stops at its next safe point or heartbeat.
+   */
+  notices?: Notices;
 }
+
+/** The channel of stop notices; the payload is the turn's id. */
+const TURN_STOPS = 'docagent_turn_stops';
 
 /**
  * The agent engine: starts turns, continues paused ones, stops running ones. The same code
@@ -48,6 +56,8 @@ export class AgentEngine {
     this.parts = { llm: deps.llm, services: deps.services, turns: deps.turns, journal };
     this.strategies = new Map((deps.strategies ?? [reactStrategy]).map((s) => [s.name, s]));
     this.running = new TurnHeartbeat(deps.turns, deps.heartbeatMs);
+    // An engine lives as long as its process; the listener goes when the database closes.
+    deps.notices?.listen(TURN_STOPS, (turnId) => this.running.get(turnId)?.abort());
   }
 
   get subjects(): SubjectCatalog {
@@ -248,16 +258,24 @@ export class AgentEngine {
   }
 
   /**
-   * Stops a turn: a running one at once when it runs in this process, at its next safe point
-   * elsewhere; a paused one now (its pending calls get the "stopped" result, through `output`).
-   * A turn that already ended says how it ended.
+   * Stops a turn: a running one at once, its model call in flight aborted (when it runs in another
+   * process, through a stop notice, and in any case at its next safe point, which reads the flag);
+   * a paused one now (its pending calls get the "stopped" result, through `output`). A turn that
+   * already ended says how it ended.
    */
   async stop(turnId: string, access: OrgAccess, output: EventSink | TurnOutput): Promise<StopOutcome> {
     const found = await this.deps.turns.requestStop(turnId, access);
     switch (found.status) {
-      case 'running':
-        this.running.get(turnId)?.abort();
-        return { status: 'stopping', detail: `Turn ${turnId} stops at its next safe point; finished steps are kept.` };
+      case 'running': {
+        const here = this.running.get(turnId);
+        if (here) here.abort();
+        // The flag is set: a notice lost on the way only makes the stop wait for the turn's next safe point.
+        else await this.deps.notices?.notify(TURN_STOPS, turnId).catch(() => {});
+        return {
+          status: 'stopping',
+          detail: `Turn ${turnId} is stopping: its model call in flight is aborted; finished steps are kept.`,
+        };
+      }
       case 'paused': {
         const turn = await this.deps.turns.claimPaused(turnId, access, found.subject).catch(() => undefined);
         // Continued or expired meanwhile: the stop request stands for a running one.

@@ -173,8 +173,8 @@ export class TurnStore {
   }
 
   /**
-   * Asks a turn to stop; a running one stops at its next safe point (in any process). Answers the
-   * turn's state as the request found it, with why it failed when it did.
+   * Asks a turn to stop: the flag that a running one reads at its next safe point, in whichever
+   * process runs it. Answers the turn's state as the request found it, with why it failed when it did.
    */
   async requestStop(turnId: string, access: OrgAccess): Promise<{ status: Turn['status']; subject: Subject; error?: string }> {
     const [row] = await this.db
@@ -194,15 +194,18 @@ export class TurnStore {
     return { status: row.status, subject: { kind: row.subjectKind, id: row.subjectId }, ...(error ? { error } : {}) };
   }
 
-  /** Renews the heartbeat of the turns this process runs; answers those still running (a reaped one is not). */
-  async beat(turnIds: string[]): Promise<Set<string>> {
-    if (turnIds.length === 0) return new Set();
+  /**
+   * Renews the heartbeat of the turns this process runs; answers those still running (a reaped one
+   * is not), each with whether a stop was asked for it.
+   */
+  async beat(turnIds: string[]): Promise<Map<string, { stop: boolean }>> {
+    if (turnIds.length === 0) return new Map();
     const rows = await this.db
       .update(agentTurns)
       .set({ heartbeatAt: new Date() })
       .where(and(inArray(agentTurns.id, turnIds), eq(agentTurns.status, 'running')))
-      .returning({ id: agentTurns.id });
-    return new Set(rows.map((r) => r.id));
+      .returning({ id: agentTurns.id, stop: agentTurns.stopRequested });
+    return new Map(rows.map((r) => [r.id, { stop: r.stop }]));
   }
 
   /**

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { DomainError } from '../errors.ts';
 import { acquireDataDirLock, type DataDirLock, runningHolder } from './data-dir-lock.ts';
 import { EMBEDDED_PORT, startEmbeddedPostgres } from './embedded/embedded-postgres.ts';
+import { type Notices, postgresNotices, processNotices } from './notices.ts';
 import * as schema from './schema.ts';
 import { nameRepeatedStatements } from './statement-naming.ts';
 
@@ -44,6 +45,8 @@ export interface Database {
   /** The embedded database's folder (its files, lock and secrets); none in memory or on PostgreSQL. */
   dataDir: string | undefined;
   describe: string;
+  /** Messages to the processes on this database (notices.ts). */
+  notices: Notices;
   /**
    * Records where this process serves docagent over HTTP, for `docagent mcp` on the same data
    * folder (runningServerUrl). Only the process that holds the embedded database records it.
@@ -234,16 +237,19 @@ async function connect(
     );
   }
   const logger = options.logQuery ? { logQuery: options.logQuery } : false;
+  const notices = kind === 'postgres' ? postgresNotices(pool, connection) : processNotices();
   return {
     kind,
     pool,
     connection,
     dataDir,
     describe,
+    notices,
     db: drizzle(pool, { schema, logger }) as unknown as Db,
     announceServer: () => {},
     close: async () => {
       try {
+        await notices.close();
         await pool.end();
       } finally {
         await closeServer();
