@@ -268,12 +268,18 @@ export class AgentEngine {
     switch (found.status) {
       case 'running': {
         const here = this.running.get(turnId);
-        if (here) here.abort();
+        if (here) {
+          here.abort();
+          return {
+            status: 'stopping',
+            detail: `Turn ${turnId} is stopping: its model call in flight is aborted; finished steps are kept.`,
+          };
+        }
         // The flag is set: a notice lost on the way only makes the stop wait for the turn's next safe point.
-        else await this.deps.notices?.notify(TURN_STOPS, turnId).catch(() => {});
+        await this.deps.notices?.notify(TURN_STOPS, turnId).catch(() => {});
         return {
           status: 'stopping',
-          detail: `Turn ${turnId} is stopping: its model call in flight is aborted; finished steps are kept.`,
+          detail: `Turn ${turnId} runs in another server process, which is told to stop it now (at the latest before its next step); finished steps are kept.`,
         };
       }
       case 'paused': {
