@@ -40,6 +40,16 @@ test("the database's notices reach a listener of the channel, not one of another
   assert.equal(heard.length, before, 'a listener that left hears nothing more');
 });
 
+test('a listener that throws is reported, and the others and later notices still arrive', async () => {
+  const heard: string[] = [];
+  database.notices.listen('docagent_test_c', () => {
+    throw new Error('a broken listener');
+  });
+  database.notices.listen('docagent_test_c', (payload) => heard.push(payload));
+  await sendUntilHeard(() => database.notices.notify('docagent_test_c', 'one'), heard, 'one');
+  await sendUntilHeard(() => database.notices.notify('docagent_test_c', 'two'), heard, 'two');
+});
+
 test('a channel that is not a plain lower-case name is refused before anything is sent', async () => {
   await assert.rejects(database.notices.notify('Stops; drop table x', '1'), /lower-case letters and underscores/);
   assert.throws(() => database.notices.listen('a-b', () => {}), /lower-case letters and underscores/);

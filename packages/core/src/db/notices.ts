@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { ConnectionSettings } from './database.ts';
 
@@ -21,6 +20,20 @@ const CHANNEL = /^[a-z_]{1,63}$/;
 const FIRST_RECONNECT_MS = 500;
 const LONGEST_RECONNECT_MS = 30_000;
 
+/**
+ * Hands a notice to each listener. One that throws is reported, not passed on: it would otherwise
+ * reach the sender (in this process) or the listening connection's message handling.
+ */
+function deliver(listeners: Iterable<(payload: string) => void>, channel: string, payload: string): void {
+  for (const onNotice of listeners) {
+    try {
+      onNotice(payload);
+    } catch (error) {
+      process.emitWarning(`A listener of the notices on ${channel} failed: ${(error as Error).message}`);
+    }
+  }
+}
+
 function checkedChannel(channel: string): string {
   if (!CHANNEL.test(channel)) throw new Error(`A notice channel is lower-case letters and underscores (got "${channel}").`);
   return channel;
@@ -32,20 +45,31 @@ function checkedChannel(channel: string): string {
  * client that sent them, not a listener (job-queue.ts says the same of pg-boss's).
  */
 export function processNotices(): Notices {
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
+  const handlers = new Map<string, Set<(payload: string) => void>>();
   return {
     notify: async (channel, payload) => {
-      emitter.emit(checkedChannel(channel), payload);
+      deliver(handlers.get(checkedChannel(channel)) ?? [], channel, payload);
     },
     listen: (channel, onNotice) => {
-      emitter.on(checkedChannel(channel), onNotice);
-      return () => emitter.off(channel, onNotice);
+      const set = listenersOf(handlers, checkedChannel(channel));
+      set.add(onNotice);
+      return () => {
+        set.delete(onNotice);
+      };
     },
     close: async () => {
-      emitter.removeAllListeners();
+      handlers.clear();
     },
   };
+}
+
+function listenersOf(handlers: Map<string, Set<(payload: string) => void>>, channel: string) {
+  let set = handlers.get(channel);
+  if (!set) {
+    set = new Set();
+    handlers.set(channel, set);
+  }
+  return set;
 }
 
 /**
@@ -85,9 +109,7 @@ export function postgresNotices(pool: pg.Pool, connection: ConnectionSettings): 
     const client = new pg.Client(connection);
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
-    client.on('notification', ({ channel, payload }) => {
-      for (const onNotice of handlers.get(channel) ?? []) onNotice(payload ?? '');
-    });
+    client.on('notification', ({ channel, payload }) => deliver(handlers.get(channel) ?? [], channel, payload ?? ''));
     try {
       await client.connect();
     } catch {
@@ -110,12 +132,7 @@ export function postgresNotices(pool: pg.Pool, connection: ConnectionSettings): 
       await pool.query('select pg_notify($1, $2)', [checkedChannel(channel), payload]);
     },
     listen: (channel, onNotice) => {
-      checkedChannel(channel);
-      let set = handlers.get(channel);
-      if (!set) {
-        set = new Set();
-        handlers.set(channel, set);
-      }
+      const set = listenersOf(handlers, checkedChannel(channel));
       set.add(onNotice);
       // A connection being opened listens to every channel known once it is up.
       if (open) listenOn(open, channel);
