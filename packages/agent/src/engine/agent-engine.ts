@@ -276,10 +276,14 @@ export class AgentEngine {
           };
         }
         // The flag is set: a notice lost on the way only makes the stop wait for the turn's next safe point.
-        await this.deps.notices?.notify(TURN_STOPS, turnId).catch(() => {});
+        const { notices } = this.deps;
+        await notices?.notify(TURN_STOPS, turnId).catch(() => {});
+        const when = notices
+          ? 'which is told to stop it now (at the latest before its next step)'
+          : 'where it stops before its next step';
         return {
           status: 'stopping',
-          detail: `Turn ${turnId} runs in another server process, which is told to stop it now (at the latest before its next step); finished steps are kept.`,
+          detail: `Turn ${turnId} runs in another server process, ${when}; finished steps are kept.`,
         };
       }
       case 'paused': {

@@ -20,17 +20,45 @@ const CHANNEL = /^[a-z_]{1,63}$/;
 const FIRST_RECONNECT_MS = 500;
 const LONGEST_RECONNECT_MS = 30_000;
 
-/**
- * Hands a notice to each listener. One that throws is reported, not passed on: it would otherwise
- * reach the sender (in this process) or the listening connection's message handling.
- */
-function deliver(listeners: Iterable<(payload: string) => void>, channel: string, payload: string): void {
-  for (const onNotice of listeners) {
-    try {
-      onNotice(payload);
-    } catch (error) {
-      process.emitWarning(`A listener of the notices on ${channel} failed: ${(error as Error).message}`);
+type OnNotice = (payload: string) => void;
+
+/** The listeners of a process, by channel; both kinds of notices deliver through it. */
+class Listeners {
+  private readonly byChannel = new Map<string, Set<OnNotice>>();
+
+  /** Adds a listener; answers the function that removes it. */
+  add(channel: string, onNotice: OnNotice): () => void {
+    let set = this.byChannel.get(checkedChannel(channel));
+    if (!set) {
+      set = new Set();
+      this.byChannel.set(channel, set);
     }
+    set.add(onNotice);
+    return () => {
+      set.delete(onNotice);
+    };
+  }
+
+  channels(): Iterable<string> {
+    return this.byChannel.keys();
+  }
+
+  /**
+   * Hands a notice to each listener of its channel. One that throws is reported, not passed on: it
+   * would otherwise reach the sender (in this process) or the listening connection's message handling.
+   */
+  deliver(channel: string, payload: string): void {
+    for (const onNotice of this.byChannel.get(channel) ?? []) {
+      try {
+        onNotice(payload);
+      } catch (error) {
+        process.emitWarning(`A listener of the notices on ${channel} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  clear(): void {
+    this.byChannel.clear();
   }
 }
 
@@ -45,31 +73,12 @@ function checkedChannel(channel: string): string {
  * client that sent them, not a listener (job-queue.ts says the same of pg-boss's).
  */
 export function processNotices(): Notices {
-  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const listeners = new Listeners();
   return {
-    notify: async (channel, payload) => {
-      deliver(handlers.get(checkedChannel(channel)) ?? [], channel, payload);
-    },
-    listen: (channel, onNotice) => {
-      const set = listenersOf(handlers, checkedChannel(channel));
-      set.add(onNotice);
-      return () => {
-        set.delete(onNotice);
-      };
-    },
-    close: async () => {
-      handlers.clear();
-    },
+    notify: async (channel, payload) => listeners.deliver(checkedChannel(channel), payload),
+    listen: (channel, onNotice) => listeners.add(channel, onNotice),
+    close: async () => listeners.clear(),
   };
-}
-
-function listenersOf(handlers: Map<string, Set<(payload: string) => void>>, channel: string) {
-  let set = handlers.get(channel);
-  if (!set) {
-    set = new Set();
-    handlers.set(channel, set);
-  }
-  return set;
 }
 
 /**
@@ -78,7 +87,7 @@ function listenersOf(handlers: Map<string, Set<(payload: string) => void>>, chan
  * whenever it is lost (what was sent meanwhile is lost with it).
  */
 export function postgresNotices(pool: pg.Pool, connection: ConnectionSettings): Notices {
-  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const listeners = new Listeners();
   /** The listening connection once it is up, with the channels it listens to. */
   let open: { client: pg.Client; channels: Set<string> } | undefined;
   let opening = false;
@@ -109,7 +118,7 @@ export function postgresNotices(pool: pg.Pool, connection: ConnectionSettings): 
     const client = new pg.Client(connection);
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
-    client.on('notification', ({ channel, payload }) => deliver(handlers.get(channel) ?? [], channel, payload ?? ''));
+    client.on('notification', ({ channel, payload }) => listeners.deliver(channel, payload ?? ''));
     try {
       await client.connect();
     } catch {
@@ -124,7 +133,7 @@ export function postgresNotices(pool: pg.Pool, connection: ConnectionSettings): 
     }
     open = { client, channels: new Set() };
     retryMs = FIRST_RECONNECT_MS;
-    for (const channel of handlers.keys()) listenOn(open, channel);
+    for (const channel of listeners.channels()) listenOn(open, channel);
   };
 
   return {
@@ -132,19 +141,16 @@ export function postgresNotices(pool: pg.Pool, connection: ConnectionSettings): 
       await pool.query('select pg_notify($1, $2)', [checkedChannel(channel), payload]);
     },
     listen: (channel, onNotice) => {
-      const set = listenersOf(handlers, checkedChannel(channel));
-      set.add(onNotice);
+      const leave = listeners.add(channel, onNotice);
       // A connection being opened listens to every channel known once it is up.
       if (open) listenOn(open, channel);
       else if (retry === undefined) void connect();
-      return () => {
-        set.delete(onNotice);
-      };
+      return leave;
     },
     close: async () => {
       closed = true;
       clearTimeout(retry);
-      handlers.clear();
+      listeners.clear();
       const client = open?.client;
       open = undefined;
       await client?.end().catch(() => {});
