@@ -14,6 +14,7 @@ import { ensureWebBuild } from './web-build.ts';
  */
 const MODULE_LOADING = fileURLToPath(new URL('../apps/server/src/module-loading.ts', import.meta.url));
 const FAILURES_REPORTER = fileURLToPath(new URL('./failures-reporter.ts', import.meta.url));
+const SLOWEST_FILES_REPORTER = fileURLToPath(new URL('./slowest-files-reporter.ts', import.meta.url));
 const files = globSync(['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts']).sort();
 if (files.length === 0) throw new Error('no test files found');
 const databaseFiles = filesUsingTestDatabase(files);
@@ -46,6 +47,8 @@ for (const db of passes) {
       '--test-reporter-destination=stdout',
       `--test-reporter=${FAILURES_REPORTER}`,
       `--test-reporter-destination=${failuresOf(db)}`,
+      `--test-reporter=${SLOWEST_FILES_REPORTER}`,
+      '--test-reporter-destination=stdout',
       ...BASELINE_WASM_FLAGS,
       '--import',
       MODULE_LOADING,
