@@ -1,16 +1,19 @@
-import type { Database } from '@docagent/core';
+import { createPrompt, type Database } from '@docagent/core';
 import type { FakeReply, RecordedRequest } from '@docagent/fake-llm';
 import { sql } from 'drizzle-orm';
 import { type BenchOptions, startAgentStack } from './agent-stack.ts';
-import { type ApiClient, call } from './client.ts';
+import { type ApiClient, call, orgPath } from './client.ts';
 import type { BenchAccount } from './database.ts';
 import { median, nowMs, percentile, table } from './measure.ts';
 import { stepOf } from './scripted-agent.ts';
+import { watchPeakRss } from './server.ts';
 
 /**
  * The HTTP API on a database of a real size: 100,000 documents (one of 20 tags each) and
- * 10,000 threads, one of them 1,000 messages long, seeded with bulk SQL before the server
- * starts. Each request is timed one at a time, after a few untimed ones.
+ * 10,000 threads, one of them 1,000 messages long, and one prompt's extraction results for
+ * 50,000 of the documents, seeded with bulk SQL before the server starts. Each request is timed
+ * one at a time, after a few untimed ones; the exports of the 50,000 results with the server's
+ * peak memory while they stream.
  */
 
 const DOCUMENTS = 100_000;
@@ -20,6 +23,9 @@ const LONG_THREAD_EXCHANGES = 250;
 const LONG_THREAD_MESSAGES = (LONG_THREAD_EXCHANGES * 4).toLocaleString('en');
 const RUNS = 30;
 const WARM_UP = 3;
+/** The results exported, each a document's; an export takes seconds, so fewer runs of it. */
+const EXPORTED = 50_000;
+const EXPORT_RUNS = 3;
 const MODEL = 'openai:gpt-4.1-mini';
 
 /** 24 hex characters, as the product's ids: a two-letter kind, then the number. */
@@ -59,6 +65,9 @@ function conversation(exchanges: number): unknown[] {
   ]).flat();
 }
 
+/** The prompt whose results are exported, known once seeded. */
+const exported = { promptId: '' };
+
 async function seed(database: Database, { orgId, userId }: BenchAccount): Promise<void> {
   const { db } = database;
   await db.execute(sql`insert into blobs (id, size, sha256) values (${idOf('b0', 1)}, ${INVOICE.length}, 'seeded')`);
@@ -88,8 +97,59 @@ async function seed(database: Database, { orgId, userId }: BenchAccount): Promis
     insert into agent_threads (id, org_id, user_id, subject_kind, subject_id, title, messages, working_state)
     values (${LONG_THREAD}, ${orgId}, ${userId}, 'document', ${documentId(1)}, 'A long conversation',
       ${JSON.stringify(conversation(LONG_THREAD_EXCHANGES))}::jsonb, '{}'::jsonb)`);
+  const prompt = await createPrompt(db, { orgId, role: 'admin', userId }, { name: 'Invoice totals', content: 'The totals.' });
+  exported.promptId = prompt.promptId;
+  await db.execute(sql`
+    insert into extraction_results (id, org_id, document_id, prompt_id, prompt_revid, prompt_version, model, llm_result, updated_llm_result)
+    select ${idSql('r0', 'i')}, ${orgId}, ${idSql('d0', 'i')}, ${prompt.promptId}, ${prompt.promptRevid}, 1, ${MODEL}, r, r
+    from generate_series(1, ${EXPORTED}) i,
+      json_build_object('invoice_number', 'INV-' || i, 'total', i * 1.25,
+        'party', json_build_object('name', 'Customer ' || i, 'city', 'Berlin'),
+        'items', json_build_array(json_build_object('sku', 'W-' || i, 'quantity', i % 12 + 1))) r`);
   // As a server that has run a while would have them: the planner's statistics.
   await db.execute(sql`analyze`);
+}
+
+/**
+ * Each format's export of the 50,000 results, read whole by the client: the time of each run, the
+ * body's size, and the server's peak resident memory over the runs against its memory before.
+ */
+async function measureExports(client: ApiClient, servers: Parameters<typeof watchPeakRss>[0]) {
+  const measured: Array<{
+    format: string;
+    median_ms: number;
+    p95_ms: number;
+    mb: number;
+    rss_before_mb: number;
+    peak_rss_mb: number;
+  }> = [];
+  for (const format of ['csv', 'json', 'xlsx']) {
+    const url = orgPath(client, `/prompts/${exported.promptId}/results/export?format=${format}`);
+    let bytes = 0;
+    const rssBefore = servers[0]!.rssMb();
+    const memory = watchPeakRss(servers);
+    const times: number[] = [];
+    try {
+      for (let i = 0; i < 1 + EXPORT_RUNS; i++) {
+        const started = nowMs();
+        const response = await fetch(url, { headers: { authorization: `Bearer ${client.account.token}` } });
+        if (!response.ok) throw new Error(`export ${format}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+        bytes = (await response.arrayBuffer()).byteLength;
+        if (i > 0) times.push(nowMs() - started);
+      }
+    } finally {
+      const [peak] = memory.stop();
+      measured.push({
+        format,
+        median_ms: median(times),
+        p95_ms: percentile(times, 95),
+        mb: bytes / 1e6,
+        rss_before_mb: rssBefore,
+        peak_rss_mb: peak ?? rssBefore,
+      });
+    }
+  }
+  return measured;
 }
 
 /** A write the person must approve, then an answer. */
@@ -185,7 +245,15 @@ export async function runApiBenchmark(options: BenchOptions): Promise<{ table: s
       const times = await measure();
       measured.push({ request, median_ms: median(times), p95_ms: percentile(times, 95) });
     }
-    const rows = measured.map((m) => [m.request, `${m.median_ms.toFixed(1)} ms`, `${m.p95_ms.toFixed(1)} ms`]);
+    const exports = await measureExports(client, stack.servers);
+    const rows = [
+      ...measured.map((m) => [m.request, `${m.median_ms.toFixed(1)} ms`, `${m.p95_ms.toFixed(1)} ms`]),
+      ...exports.map((e) => [
+        `export ${EXPORTED.toLocaleString('en')} results as ${e.format.toUpperCase()} (${e.mb.toFixed(1)} MB; server memory ${e.rss_before_mb.toFixed(0)} MB, at most ${e.peak_rss_mb.toFixed(0)} MB while exporting; ${EXPORT_RUNS} runs)`,
+        `${e.median_ms.toFixed(0)} ms`,
+        `${e.p95_ms.toFixed(0)} ms`,
+      ]),
+    ];
     return {
       table: table([`request (${options.db}, ${RUNS} runs each)`, 'median', 'p95'], rows),
       results: {
@@ -195,6 +263,7 @@ export async function runApiBenchmark(options: BenchOptions): Promise<{ table: s
         runs: RUNS,
         seed_and_start_s: seedS,
         requests: measured,
+        exports: { results: EXPORTED, runs: EXPORT_RUNS, formats: exports },
       },
     };
   } finally {

@@ -52,6 +52,7 @@ export {
 } from './evaluation/evaluations.ts';
 export type { EvaluationDifference, EvaluationScore, FieldAccuracy } from './evaluation/score.ts';
 export * from './events/event-bus.ts';
+export { EXPORT_PAGE } from './export/export-query.ts';
 export * from './export/prompt-export.ts';
 export * from './extraction/batches/batch-progress.ts';
 export {
