@@ -129,6 +129,7 @@ async function measureExports(client: ApiClient, servers: Parameters<typeof watc
     const rssBefore = servers[0]!.rssMb();
     const memory = watchPeakRss(servers);
     const times: number[] = [];
+    let peaks: number[];
     try {
       for (let i = 0; i < 1 + EXPORT_RUNS; i++) {
         const started = nowMs();
@@ -138,16 +139,16 @@ async function measureExports(client: ApiClient, servers: Parameters<typeof watc
         if (i > 0) times.push(nowMs() - started);
       }
     } finally {
-      const [peak] = memory.stop();
-      measured.push({
-        format,
-        median_ms: median(times),
-        p95_ms: percentile(times, 95),
-        mb: bytes / 1e6,
-        rss_before_mb: rssBefore,
-        peak_rss_mb: peak ?? rssBefore,
-      });
+      peaks = memory.stop();
     }
+    measured.push({
+      format,
+      median_ms: median(times),
+      p95_ms: percentile(times, 95),
+      mb: bytes / 1e6,
+      rss_before_mb: rssBefore,
+      peak_rss_mb: peaks[0] ?? rssBefore,
+    });
   }
   return measured;
 }
