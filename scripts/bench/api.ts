@@ -65,27 +65,31 @@ function conversation(exchanges: number): unknown[] {
   ]).flat();
 }
 
-/** The prompt whose results are exported, known once seeded. */
-const exported = { promptId: '' };
+/** Where the seed leaves the id of the prompt whose results are exported. */
+interface Seeded {
+  promptId: string;
+}
 
-async function seed(database: Database, { orgId, userId }: BenchAccount): Promise<void> {
-  const { db } = database;
-  await db.execute(sql`insert into blobs (id, size, sha256) values (${idOf('b0', 1)}, ${INVOICE.length}, 'seeded')`);
-  await db.execute(sql`
+const seedInto =
+  (seeded: Seeded) =>
+  async (database: Database, { orgId, userId }: BenchAccount) => {
+    const { db } = database;
+    await db.execute(sql`insert into blobs (id, size, sha256) values (${idOf('b0', 1)}, ${INVOICE.length}, 'seeded')`);
+    await db.execute(sql`
     insert into tags (id, org_id, name, color)
     select ${idSql('t0', 'i')}, ${orgId}, 'tag ' || i, '#4f46e5' from generate_series(1, ${TAGS}) i`);
-  // Newest first is document 1, the one the agent works on.
-  await db.execute(sql`
+    // Newest first is document 1, the one the agent works on.
+    await db.execute(sql`
     insert into documents (id, org_id, name, mime_type, kind, state, tag_ids, blob_id, size_bytes, uploaded_by,
       uploaded_at, page_count, text_extracted_at, text_engine)
     select ${idSql('d0', 'i')}, ${orgId}, 'document-' || i || '.pdf', 'application/pdf', 'pdf', 'llm_completed',
       array[${idSql('t0', `i % ${TAGS} + 1`)}], ${idOf('b0', 1)}, ${INVOICE.length}, ${userId},
       now() - make_interval(secs => i), 1, now(), 'pdf_text'
     from generate_series(1, ${DOCUMENTS}) i`);
-  await db.execute(sql`
+    await db.execute(sql`
     insert into document_pages (document_id, page, text, width, height, engine, items)
     values (${documentId(1)}, 1, ${INVOICE}, 612, 792, 'pdf_text', '[]'::jsonb)`);
-  await db.execute(sql`
+    await db.execute(sql`
     insert into agent_threads (id, org_id, user_id, subject_kind, subject_id, title, messages, working_state, created_at, updated_at)
     select ${idSql('c0', 'i')}, ${orgId}, ${userId}, 'document', ${idSql('d0', `i % 1000 + 1`)}, 'Conversation ' || i,
       jsonb_build_array(
@@ -93,38 +97,44 @@ async function seed(database: Database, { orgId, userId }: BenchAccount): Promis
         jsonb_build_object('role', 'assistant', 'content', 'The total is ' || i * 3 || '.00 EUR.')),
       '{}'::jsonb, now() - make_interval(mins => i), now() - make_interval(mins => i)
     from generate_series(2, ${THREADS}) i`);
-  await db.execute(sql`
+    await db.execute(sql`
     insert into agent_threads (id, org_id, user_id, subject_kind, subject_id, title, messages, working_state)
     values (${LONG_THREAD}, ${orgId}, ${userId}, 'document', ${documentId(1)}, 'A long conversation',
       ${JSON.stringify(conversation(LONG_THREAD_EXCHANGES))}::jsonb, '{}'::jsonb)`);
-  const prompt = await createPrompt(db, { orgId, role: 'admin', userId }, { name: 'Invoice totals', content: 'The totals.' });
-  exported.promptId = prompt.promptId;
-  await db.execute(sql`
+    const prompt = await createPrompt(db, { orgId, role: 'admin', userId }, { name: 'Invoice totals', content: 'The totals.' });
+    seeded.promptId = prompt.promptId;
+    await db.execute(sql`
     insert into extraction_results (id, org_id, document_id, prompt_id, prompt_revid, prompt_version, model, llm_result, updated_llm_result)
     select ${idSql('r0', 'i')}, ${orgId}, ${idSql('d0', 'i')}, ${prompt.promptId}, ${prompt.promptRevid}, 1, ${MODEL}, r, r
     from generate_series(1, ${EXPORTED}) i,
       json_build_object('invoice_number', 'INV-' || i, 'total', i * 1.25,
         'party', json_build_object('name', 'Customer ' || i, 'city', 'Berlin'),
         'items', json_build_array(json_build_object('sku', 'W-' || i, 'quantity', i % 12 + 1))) r`);
-  // As a server that has run a while would have them: the planner's statistics.
-  await db.execute(sql`analyze`);
+    // As a server that has run a while would have them: the planner's statistics.
+    await db.execute(sql`analyze`);
+  };
+
+interface ExportMeasure {
+  format: string;
+  median_ms: number;
+  p95_ms: number;
+  mb: number;
+  rss_before_mb: number;
+  peak_rss_mb: number;
 }
 
 /**
  * Each format's export of the 50,000 results, read whole by the client: the time of each run, the
  * body's size, and the server's peak resident memory over the runs against its memory before.
  */
-async function measureExports(client: ApiClient, servers: Parameters<typeof watchPeakRss>[0]) {
-  const measured: Array<{
-    format: string;
-    median_ms: number;
-    p95_ms: number;
-    mb: number;
-    rss_before_mb: number;
-    peak_rss_mb: number;
-  }> = [];
+async function measureExports(
+  client: ApiClient,
+  servers: Parameters<typeof watchPeakRss>[0],
+  promptId: string,
+): Promise<ExportMeasure[]> {
+  const measured: ExportMeasure[] = [];
   for (const format of ['csv', 'json', 'xlsx']) {
-    const url = orgPath(client, `/prompts/${exported.promptId}/results/export?format=${format}`);
+    const url = orgPath(client, `/prompts/${promptId}/results/export?format=${format}`);
     let bytes = 0;
     const rssBefore = servers[0]!.rssMb();
     const memory = watchPeakRss(servers);
@@ -203,7 +213,8 @@ async function approve(client: ApiClient, paused: Awaited<ReturnType<typeof paus
 
 export async function runApiBenchmark(options: BenchOptions): Promise<{ table: string; results: unknown }> {
   const seedStarted = nowMs();
-  const stack = await startAgentStack({ ...options, agent: pausingModel(), seed });
+  const seeded: Seeded = { promptId: '' };
+  const stack = await startAgentStack({ ...options, agent: pausingModel(), seed: seedInto(seeded) });
   const seedS = (nowMs() - seedStarted) / 1000;
   try {
     const { client } = stack;
@@ -246,7 +257,7 @@ export async function runApiBenchmark(options: BenchOptions): Promise<{ table: s
       const times = await measure();
       measured.push({ request, median_ms: median(times), p95_ms: percentile(times, 95) });
     }
-    const exports = await measureExports(client, stack.servers);
+    const exports = await measureExports(client, stack.servers, seeded.promptId);
     const rows = [
       ...measured.map((m) => [m.request, `${m.median_ms.toFixed(1)} ms`, `${m.p95_ms.toFixed(1)} ms`]),
       ...exports.map((e) => [

@@ -348,7 +348,8 @@ describe('prompt results export', () => {
     assert.equal((await exportOf(invoice, 'format=pdf')).statusCode, 400);
   });
 
-  // The pages' joins, not the size: a size's time and memory are the api benchmark's (BENCHMARKS.md).
+  // What this checks is where one page ends and the next begins; an export's time and memory at
+  // 50,000 results are the api benchmark's (BENCHMARKS.md).
   test('a large export streams out page by page, every row of it: five pages of 500 and a last one of 1', async () => {
     const db = t.database.db;
     const access = { orgId: alice.org.id, role: 'admin' as const, userId: alice.user.id };
@@ -364,7 +365,7 @@ describe('prompt results export', () => {
         json_build_object('n', i, 'party', json_build_object('name', 'P' || i), 'items', json_build_array(json_build_object('k', i))),
         json_build_object('n', i, 'party', json_build_object('name', 'P' || i), 'items', json_build_array(json_build_object('k', i)))
       from generate_series(1, ${n}) i`);
-    // Rows that arrive over time get statistics from autovacuum; 50,000 inserted at once have none,
+    // Rows that arrive over time get statistics from autovacuum; rows inserted at once have none,
     // and without them the planner reads every result of the prompt for each page of 500.
     await db.execute(sql`analyze documents, extraction_results`);
     const csv = await exportOf(bulk, 'format=csv');
