@@ -14,9 +14,11 @@ import { serverOfCheckout } from './bench/server.ts';
 
 /** About two minutes of turns on this machine kind: more is a mistyped number. */
 const MOST_WARM_UP_TURNS = 2_000;
+/** Runs of the concurrency benchmark's levels: each takes about half a minute. */
+const MOST_RUNS = 20;
 
 /**
- * `npm run bench [-- name ...] [--db postgres] [--profile] [--baseline DIR] [--warm-up N]`: runs the named
+ * `npm run bench [-- name ...] [--db postgres] [--profile] [--baseline DIR] [--warm-up N] [--runs N]`: runs the named
  * benchmarks (all by default), prints their tables and writes bench-results/<name>.json. The
  * servers run on the embedded database, or with `--db postgres` on a fresh PostgreSQL database of
  * each run (BENCH_POSTGRES_URL, default the local server), dropped after; `--profile` runs them
@@ -24,7 +26,9 @@ const MOST_WARM_UP_TURNS = 2_000;
  * server of another checkout (its own `npm install` done) beside this one's, turn for turn, and
  * gives the difference of the two in each round; `engine --warm-up N` measures after N turns
  * (each server's) instead of the default 2, for the overhead of a server that has been running.
- * Not part of `npm test`: numbers, not verdicts.
+ * `concurrency --runs N` measures its single-process levels N times, each on a fresh server and
+ * database, and gives each level's median and range: one run's p99 moves by more than most
+ * changes do. Not part of `npm test`: numbers, not verdicts.
  */
 const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<{ table: string; results: unknown }>> = {
   ingest: runIngestBenchmark,
@@ -43,6 +47,7 @@ const { values, positionals: asked } = parseArgs({
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     'warm-up': { type: 'string' },
+    runs: { type: 'string' },
   },
 });
 /** A usage error: one line, exit code 2. */
@@ -50,17 +55,17 @@ function refuse(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 }
-/** `--flag` applies to the engine benchmark alone. */
-function engineOnly(flag: string, usage: string): void {
-  if (asked.length !== 1 || asked[0] !== 'engine')
-    refuse(`${flag} is for the engine benchmark only: npm run bench -- engine ${usage}.`);
+/** `--flag` applies to one benchmark alone. */
+function onlyFor(benchmark: string, flag: string, usage: string): void {
+  if (asked.length !== 1 || asked[0] !== benchmark)
+    refuse(`${flag} is for the ${benchmark} benchmark only: npm run bench -- ${benchmark} ${usage}.`);
 }
 
 if (values.db !== 'pglite' && values.db !== 'postgres') refuse(`--db is pglite (the default) or postgres, not ${values.db}.`);
 const unknown = asked.filter((name) => !(name in BENCHMARKS));
 if (unknown.length > 0) refuse(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(BENCHMARKS).join(', ')}.`);
 if (values.baseline !== undefined) {
-  engineOnly('--baseline', '--baseline DIR');
+  onlyFor('engine', '--baseline', '--baseline DIR');
   try {
     serverOfCheckout(values.baseline);
   } catch (error) {
@@ -69,11 +74,17 @@ if (values.baseline !== undefined) {
 }
 const warmUpTurns = values['warm-up'] === undefined ? undefined : Number(values['warm-up']);
 if (warmUpTurns !== undefined) {
-  engineOnly('--warm-up', '--warm-up N');
+  onlyFor('engine', '--warm-up', '--warm-up N');
   // At least one: the floor replays the requests of the last warm-up turn.
   if (!Number.isInteger(warmUpTurns) || warmUpTurns < 1 || warmUpTurns > MOST_WARM_UP_TURNS) {
     refuse(`--warm-up is a whole number of turns from 1 to ${MOST_WARM_UP_TURNS}, not ${values['warm-up']}.`);
   }
+}
+const runs = values.runs === undefined ? undefined : Number(values.runs);
+if (runs !== undefined) {
+  onlyFor('concurrency', '--runs', '--runs N');
+  if (!Number.isInteger(runs) || runs < 1 || runs > MOST_RUNS)
+    refuse(`--runs is a whole number from 1 to ${MOST_RUNS}, not ${values.runs}.`);
 }
 const outDir = join(process.cwd(), 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -86,6 +97,7 @@ for (const name of asked.length > 0 ? asked : Object.keys(BENCHMARKS)) {
     profileDir: values.profile ? join(outDir, 'profiles', name) : undefined,
     baseline: values.baseline,
     warmUpTurns,
+    runs,
   });
   process.stdout.write(`${table}\n`);
   const file = join(outDir, `${name}.json`);

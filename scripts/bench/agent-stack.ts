@@ -24,6 +24,8 @@ export interface BenchOptions {
   baseline?: string;
   /** Turns each engine server runs before the measured ones (engine only; its default otherwise). */
   warmUpTurns?: number;
+  /** Runs of the measured levels, each on a stack of its own (concurrency only; its default 1). */
+  runs?: number;
 }
 
 export interface AgentStack {

@@ -175,14 +175,46 @@ const summary = (m: Measured) => ({
   approvals: m.outcome.approvals,
 });
 
+/** A level's figure over several runs: the median, and the lowest and highest. */
+function spread(values: number[], unit: string): string {
+  const fixed = (value: number) => value.toFixed(unit === 'ms' ? 1 : 0);
+  return `${fixed(median(values))} ${unit} (${fixed(Math.min(...values))} to ${fixed(Math.max(...values))})`;
+}
+
+/** Each level over the runs: what a change must move by to be more than one run's noise. */
+function levelsOverRuns(runs: Measured[][]): { table: string; results: unknown[] } {
+  const levels = LEVELS.map((turns, i) => {
+    const measured = runs.map((levels) => levels[i]!);
+    return {
+      turns,
+      p50: measured.map((m) => median(m.outcome.latencies)),
+      p99: measured.map((m) => percentile(m.outcome.latencies, 99)),
+      stall: measured.map((m) => m.loopStallMs),
+      errors: measured.reduce((sum, m) => sum + m.outcome.errors.length, 0),
+    };
+  });
+  return {
+    table: table(
+      ['turns at once', 'runs', 'added latency per frame p50', 'p99', 'longest event-loop stall', 'errors'],
+      levels.map((l) => [l.turns, runs.length, spread(l.p50, 'ms'), spread(l.p99, 'ms'), spread(l.stall, 'ms'), l.errors]),
+    ),
+    results: levels.map((l) => ({ turns: l.turns, p50_ms: l.p50, p99_ms: l.p99, longest_stall_ms: l.stall, errors: l.errors })),
+  };
+}
+
 export async function runConcurrencyBenchmark(options: BenchOptions): Promise<{ table: string; results: unknown }> {
   const readOnly = () => ({ name: 'get_ocr_text', arguments: { max_chars: 300 } });
-  const single = await withStack(options, readOnly, async (stack, documentId) => {
-    await runTurns(stack, documentId, WARM_UP_TURNS, false);
-    const measured: Measured[] = [];
-    for (const turns of LEVELS) measured.push(await measureLevel(stack, documentId, turns, false));
-    return measured;
-  });
+  const runs: Measured[][] = [];
+  for (let run = 0; run < (options.runs ?? 1); run++) {
+    runs.push(
+      await withStack(options, readOnly, async (stack, documentId) => {
+        await runTurns(stack, documentId, WARM_UP_TURNS, false);
+        const measured: Measured[] = [];
+        for (const turns of LEVELS) measured.push(await measureLevel(stack, documentId, turns, false));
+        return measured;
+      }),
+    );
+  }
   // A write the person approves: the approval goes through the balancer like any request.
   const createTag = (n: number) => ({ name: 'create_tag', arguments: { name: `bench tag ${n}` } });
   const two = await withStack({ ...options, db: 'postgres', servers: 2 }, createTag, async (stack, documentId) => {
@@ -203,15 +235,22 @@ export async function runConcurrencyBenchmark(options: BenchOptions): Promise<{ 
     'approvals on the other process',
   ];
   const rows = [
-    ...single.map((m) => row(`1 process, ${options.db}`, m)),
+    ...runs.flatMap((levels, run) =>
+      levels.map((m) => row(`1 process, ${options.db}${runs.length > 1 ? `, run ${run + 1}` : ''}`, m)),
+    ),
     row('2 processes + balancer, postgres, approve each turn', two),
   ];
+  const overRuns = runs.length > 1 ? levelsOverRuns(runs) : undefined;
   return {
-    table: table(header, rows),
+    table: overRuns ? `${table(header, rows)}\n\n${overRuns.table}` : table(header, rows),
     results: {
       pace: PACE,
       model: MODEL,
-      single_process: { db: options.db, levels: single.map(summary) },
+      single_process: {
+        db: options.db,
+        runs: runs.map((levels) => levels.map(summary)),
+        ...(overRuns ? { levels_over_runs: overRuns.results } : {}),
+      },
       two_processes: { db: 'postgres', ...summary(two) },
     },
   };
