@@ -6,7 +6,7 @@ import { type ApiClient, call, orgPath } from './client.ts';
 import type { BenchAccount } from './database.ts';
 import { median, nowMs, percentile, table } from './measure.ts';
 import { stepOf } from './scripted-agent.ts';
-import { watchPeakRss } from './server.ts';
+import { type BenchServer, watchPeakRss } from './server.ts';
 
 /**
  * The HTTP API on a database of a real size: 100,000 documents (one of 20 tags each) and
@@ -127,11 +127,7 @@ interface ExportMeasure {
  * Each format's export of the 50,000 results, read whole by the client: the time of each run, the
  * body's size, and the server's peak resident memory over the runs against its memory before.
  */
-async function measureExports(
-  client: ApiClient,
-  servers: Parameters<typeof watchPeakRss>[0],
-  promptId: string,
-): Promise<ExportMeasure[]> {
+async function measureExports(client: ApiClient, servers: BenchServer[], promptId: string): Promise<ExportMeasure[]> {
   const measured: ExportMeasure[] = [];
   for (const format of ['csv', 'json', 'xlsx']) {
     const url = orgPath(client, `/prompts/${promptId}/results/export?format=${format}`);

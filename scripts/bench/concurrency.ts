@@ -175,30 +175,30 @@ const summary = (m: Measured) => ({
   approvals: m.outcome.approvals,
 });
 
-/** A level's figure over several runs: the median, and the lowest and highest. */
-function spread(values: number[], unit: string): string {
-  const fixed = (value: number) => value.toFixed(unit === 'ms' ? 1 : 0);
-  return `${fixed(median(values))} ${unit} (${fixed(Math.min(...values))} to ${fixed(Math.max(...values))})`;
-}
+type Summary = ReturnType<typeof summary>;
 
-/** Each level over the runs: what a change must move by to be more than one run's noise. */
-function levelsOverRuns(runs: Measured[][]): { table: string; results: unknown[] } {
+/** A level's figure over several runs: the median, and the lowest and highest. */
+const spreadMs = (values: number[]) =>
+  `${median(values).toFixed(1)} ms (${Math.min(...values).toFixed(1)} to ${Math.max(...values).toFixed(1)})`;
+
+/** Each level over the runs' summaries: what a change must move by to be more than one run's noise. */
+function levelsOverRuns(runs: Summary[][]): { table: string; results: unknown[] } {
   const levels = LEVELS.map((turns, i) => {
-    const measured = runs.map((levels) => levels[i]!);
+    const level = runs.map((levels) => levels[i]!);
     return {
       turns,
-      p50: measured.map((m) => median(m.outcome.latencies)),
-      p99: measured.map((m) => percentile(m.outcome.latencies, 99)),
-      stall: measured.map((m) => m.loopStallMs),
-      errors: measured.reduce((sum, m) => sum + m.outcome.errors.length, 0),
+      p50_ms: level.map((s) => s.frame_latency_ms.p50),
+      p99_ms: level.map((s) => s.frame_latency_ms.p99),
+      longest_stall_ms: level.map((s) => s.longest_event_loop_stall_ms),
+      errors: level.reduce((sum, s) => sum + s.errors, 0),
     };
   });
   return {
     table: table(
       ['turns at once', 'runs', 'added latency per frame p50', 'p99', 'longest event-loop stall', 'errors'],
-      levels.map((l) => [l.turns, runs.length, spread(l.p50, 'ms'), spread(l.p99, 'ms'), spread(l.stall, 'ms'), l.errors]),
+      levels.map((l) => [l.turns, runs.length, spreadMs(l.p50_ms), spreadMs(l.p99_ms), spreadMs(l.longest_stall_ms), l.errors]),
     ),
-    results: levels.map((l) => ({ turns: l.turns, p50_ms: l.p50, p99_ms: l.p99, longest_stall_ms: l.stall, errors: l.errors })),
+    results: levels,
   };
 }
 
@@ -240,7 +240,8 @@ export async function runConcurrencyBenchmark(options: BenchOptions): Promise<{ 
     ),
     row('2 processes + balancer, postgres, approve each turn', two),
   ];
-  const overRuns = runs.length > 1 ? levelsOverRuns(runs) : undefined;
+  const summaries = runs.map((levels) => levels.map(summary));
+  const overRuns = runs.length > 1 ? levelsOverRuns(summaries) : undefined;
   return {
     table: overRuns ? `${table(header, rows)}\n\n${overRuns.table}` : table(header, rows),
     results: {
@@ -248,7 +249,7 @@ export async function runConcurrencyBenchmark(options: BenchOptions): Promise<{ 
       model: MODEL,
       single_process: {
         db: options.db,
-        runs: runs.map((levels) => levels.map(summary)),
+        runs: summaries,
         ...(overRuns ? { levels_over_runs: overRuns.results } : {}),
       },
       two_processes: { db: 'postgres', ...summary(two) },
