@@ -70,15 +70,8 @@ function completedItem(item: OutputItemPlan, logprobs?: unknown[]) {
   }
 }
 
-function responseObject(
-  input: RenderInput,
-  body: JsonBody,
-  id: string,
-  createdAt: number,
-  status: string,
-  output: unknown[],
-  usage: unknown,
-) {
+/** What a response object says of itself: its id, state, output and usage. */
+function ownFields(input: RenderInput, id: string, createdAt: number, status: string, output: unknown[], usage: unknown) {
   return {
     id,
     object: 'response',
@@ -87,20 +80,9 @@ function responseObject(
     background: false,
     error: null,
     incomplete_details: null,
-    instructions: body?.instructions ?? null,
-    max_output_tokens: body?.max_output_tokens ?? null,
     model: input.model,
     output,
-    parallel_tool_calls: body?.parallel_tool_calls ?? true,
-    previous_response_id: body?.previous_response_id ?? null,
-    reasoning: { effort: fieldOf(body, 'reasoning', 'effort') ?? null, summary: fieldOf(body, 'reasoning', 'summary') ?? null },
     service_tier: 'default',
-    store: body?.store ?? true,
-    temperature: body?.temperature ?? 1,
-    text: body?.text ?? { format: { type: 'text' } },
-    tool_choice: body?.tool_choice ?? 'auto',
-    tools: Array.isArray(body?.tools) ? body.tools : [],
-    top_p: body?.top_p ?? 1,
     truncation: 'disabled',
     usage,
     user: null,
@@ -108,17 +90,34 @@ function responseObject(
   };
 }
 
+/** What a response object repeats of its request: the instructions, the tools and the settings. */
+function echoedFields(body: JsonBody) {
+  return {
+    instructions: body?.instructions ?? null,
+    max_output_tokens: body?.max_output_tokens ?? null,
+    parallel_tool_calls: body?.parallel_tool_calls ?? true,
+    previous_response_id: body?.previous_response_id ?? null,
+    reasoning: { effort: fieldOf(body, 'reasoning', 'effort') ?? null, summary: fieldOf(body, 'reasoning', 'summary') ?? null },
+    store: body?.store ?? true,
+    temperature: body?.temperature ?? 1,
+    text: body?.text ?? { format: { type: 'text' } },
+    tool_choice: body?.tool_choice ?? 'auto',
+    tools: Array.isArray(body?.tools) ? body.tools : [],
+    top_p: body?.top_p ?? 1,
+  };
+}
+
 export function responsesJson(input: RenderInput, body: JsonBody): unknown {
   const items = planOutput(input);
-  return responseObject(
+  const own = ownFields(
     input,
-    body,
     randomId('resp_'),
     nowSeconds(),
     'completed',
     items.map((item) => completedItem(item, input.logprobs)),
     usageJson(input.usage),
   );
+  return { ...own, ...echoedFields(body) };
 }
 
 export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] {
@@ -129,8 +128,17 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
   const push = (type: string, fields: Record<string, unknown>, content?: { kind: ContentKind; text: string }) => {
     events.push({ event: type, data: { type, sequence_number: events.length, ...fields }, ...(content ? { content } : {}) });
   };
-  push('response.created', { response: responseObject(input, body, id, createdAt, 'in_progress', [], null) });
-  push('response.in_progress', { response: responseObject(input, body, id, createdAt, 'in_progress', [], null) });
+  // The stream sends the response object three times, each repeating the request's tools and
+  // instructions (tens of kB): those are serialized once, and the object's own members around them.
+  const echo = JSON.stringify(echoedFields(body));
+  const responseText = (status: string, output: unknown[], usage: unknown) =>
+    `${JSON.stringify(ownFields(input, id, createdAt, status, output, usage)).slice(0, -1)},${echo.slice(1)}`;
+  const pushResponse = (type: string, response: string) => {
+    events.push({ event: type, data: `{"type":"${type}","sequence_number":${events.length},"response":${response}}` });
+  };
+  const started = responseText('in_progress', [], null);
+  pushResponse('response.created', started);
+  pushResponse('response.in_progress', started);
   items.forEach((item, outputIndex) => {
     const base = { item_id: item.id, output_index: outputIndex };
     switch (item.kind) {
@@ -182,17 +190,14 @@ export function responsesEvents(input: RenderInput, body: JsonBody): SseEvent[] 
     }
     push('response.output_item.done', { output_index: outputIndex, item: completedItem(item) });
   });
-  push('response.completed', {
-    response: responseObject(
-      input,
-      body,
-      id,
-      createdAt,
+  pushResponse(
+    'response.completed',
+    responseText(
       'completed',
       items.map((item) => completedItem(item)),
       usageJson(input.usage),
     ),
-  });
+  );
   return events;
 }
 

@@ -147,12 +147,17 @@ function tokensOf(kind: ContentKind, content: string): string[] {
   return content.match(/\s*\S+(?:\s+$)?/gu) ?? (content === '' ? [] : [content]);
 }
 
-function estimateTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / 4));
+/** About four characters a token. */
+function estimateTokens(chars: number): number {
+  return Math.max(1, Math.ceil(chars / 4));
 }
 
-/** Normalizes an answer reply: resolved tool-call ids and argument strings, the text to send, and usage (estimated when not scripted). */
-export function prepareAnswer(reply: AnswerReply, body: JsonBody, toolIdPrefix: string): RenderInput {
+/**
+ * Normalizes an answer reply: resolved tool-call ids and argument strings, the text to send, and usage (estimated when
+ * not scripted, the input from the request's text: `requestChars` is its length, so that a 25 kB request is not
+ * serialized again to be measured).
+ */
+export function prepareAnswer(reply: AnswerReply, body: JsonBody, toolIdPrefix: string, requestChars: number): RenderInput {
   const toolCalls = (reply.toolCalls ?? []).map((call) => ({
     id: call.id ?? randomId(toolIdPrefix),
     name: call.name,
@@ -161,8 +166,8 @@ export function prepareAnswer(reply: AnswerReply, body: JsonBody, toolIdPrefix: 
   const text = reply.text !== undefined && reply.text !== '' ? reply.text : toolCalls.length > 0 ? undefined : (reply.text ?? '');
   const outputText = (text ?? '') + (reply.reasoning?.text ?? '') + toolCalls.map((call) => call.arguments).join('');
   const usage: FakeUsage = reply.usage ?? {
-    inputTokens: estimateTokens(JSON.stringify(body ?? {})),
-    outputTokens: estimateTokens(outputText),
+    inputTokens: estimateTokens(requestChars),
+    outputTokens: estimateTokens(outputText.length),
   };
   const model = typeof body?.model === 'string' ? body.model : 'fake-model';
   const pieces = reply.pace ? tokensOf : (_kind: ContentKind, content: string) => splitIntoChunks(content);

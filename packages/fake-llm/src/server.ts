@@ -176,7 +176,7 @@ export function startFakeLlm(options: { port?: number; host?: string } = {}): Pr
       fail(reply.status, reply.message ?? `fake-llm: scripted error ${reply.status}`, extra);
       return;
     }
-    const input = prepareAnswer(reply as AnswerReply, fields, impl.toolIdPrefix);
+    const input = prepareAnswer(reply as AnswerReply, fields, impl.toolIdPrefix, read.text.length);
     if (request.stream) {
       await writeSse(res, impl.events(input, fields), idHeader, {
         cutAfterEvents: reply.cutAfterEvents,

@@ -45,6 +45,19 @@ export async function writeSse(
   const start = performance.now();
   const interval = pace && pace.tokensPerSecond > 0 ? 1000 / pace.tokensPerSecond : 0;
   let tokens = 0;
+  // Events that are due together go out in one write, as a provider's do: a paced stream's
+  // opening events, each delta with the events that follow it, and an unpaced stream whole.
+  let batch = '';
+  let contents: NonNullable<SseEvent['content']>[] = [];
+  const flush = async () => {
+    if (batch === '') return;
+    const at = performance.timeOrigin + performance.now();
+    const written = write(res, batch);
+    for (const content of contents) options.onContent?.(content, at);
+    batch = '';
+    contents = [];
+    await written;
+  };
   try {
     if (count === 0) await write(res, ': fake-llm\n\n');
     for (let i = 0; i < count; i++) {
@@ -53,14 +66,16 @@ export async function writeSse(
         // Due times from the start, so that slow writes do not add up into a slower pace.
         const wait = start + pace.firstTokenMs + tokens * interval - performance.now();
         tokens++;
-        if (wait > 0) await sleep(wait);
+        if (wait > 0) {
+          await flush();
+          await sleep(wait);
+        }
       }
       if (res.destroyed) return;
-      const at = performance.timeOrigin + performance.now();
-      const written = write(res, encodeSseEvent(event));
-      if (event.content) options.onContent?.(event.content, at);
-      await written;
+      batch += encodeSseEvent(event);
+      if (event.content) contents.push(event.content);
     }
+    await flush();
   } catch {
     return; // the client went away
   }
