@@ -8,6 +8,7 @@ import { reactStrategy } from './strategies/react.ts';
 import type { Strategy } from './strategy.ts';
 import type { SubjectCatalog } from './subjects.ts';
 import type { Decisions } from './tool-batch.ts';
+import { TurnAdmission } from './turn-admission.ts';
 import { TurnHeartbeat } from './turn-heartbeat.ts';
 import type { ContinueTurnInput, StartTurnInput, StopOutcome } from './turn-inputs.ts';
 import { TurnJournal } from './turn-journal.ts';
@@ -34,6 +35,8 @@ export interface EngineDeps {
    * its model call in flight. Without it, such a turn stops at its next safe point or heartbeat.
    */
   notices?: Notices;
+  /** How many turns start at once (TurnAdmission); its default otherwise. */
+  turnStartsAtOnce?: number;
 }
 
 /** The channel of stop notices; the payload is the turn's id. */
@@ -49,6 +52,7 @@ export class AgentEngine {
   private readonly strategies: Map<string, Strategy>;
   /** Turns running in this process, so a stop reaches their in-flight LLM call at once. */
   private readonly running: TurnHeartbeat;
+  private readonly admission: TurnAdmission;
 
   constructor(deps: EngineDeps) {
     this.deps = deps;
@@ -56,6 +60,7 @@ export class AgentEngine {
     this.parts = { llm: deps.llm, services: deps.services, turns: deps.turns, journal };
     this.strategies = new Map((deps.strategies ?? [reactStrategy]).map((s) => [s.name, s]));
     this.running = new TurnHeartbeat(deps.turns, deps.heartbeatMs);
+    this.admission = new TurnAdmission(deps.turnStartsAtOnce);
     // An engine lives as long as its process; the listener goes when the database closes.
     deps.notices?.listen(TURN_STOPS, (turnId) => this.running.get(turnId)?.abort());
   }
@@ -97,6 +102,22 @@ export class AgentEngine {
     if (input.declaredWrites && (input.autoApprove || input.autoApprovedTools?.length)) {
       throw new Error('A run with declared writes makes only those: it cannot also auto-approve.');
     }
+    // Once admitted, until its first model call goes out (TurnRun.callingModel) or it ends.
+    const leave = await this.admission.enter();
+    try {
+      return await this.open(input, output, signal, { strategy, maxSteps, leave });
+    } finally {
+      leave();
+    }
+  }
+
+  private async open(
+    input: StartTurnInput,
+    output: EventSink | TurnOutput,
+    signal: AbortSignal | undefined,
+    admitted: { strategy: Strategy; maxSteps: number; leave: () => void },
+  ): Promise<TurnResult> {
+    const { strategy, maxSteps, leave } = admitted;
     const llm = this.deps.llm.forRun();
     const model = await llm.resolve(input.access.orgId, input.model);
     const mentions = await this.deps.subjects.resolveMentions(
@@ -148,7 +169,7 @@ export class AgentEngine {
     return this.withAbort(turn.id, signal, async (s) => {
       // A turn this call just opened was asked to stop only if a stop came within these few
       // milliseconds from another process; its first batch's stop check still sees that one.
-      const run = this.runOf(turn, input.access, out, llm, s, stored, false);
+      const run = this.runOf(turn, input.access, out, llm, s, stored, { stop: false, admitted: leave });
       await strategy.begin?.(run);
       return runTurn(strategy, run);
     });
@@ -207,7 +228,7 @@ export class AgentEngine {
     llm: LlmGateway,
     signal: AbortSignal,
     stored: StoredMessages,
-    stop?: boolean,
+    start: { stop?: boolean; admitted?: () => void } = {},
   ): TurnRun {
     const { subjects } = this.deps;
     return new TurnRun({
@@ -221,7 +242,7 @@ export class AgentEngine {
       toolSet: subjects.toolSetOf(turn.subject.kind),
       packs: subjects.packsOf(turn.subject.kind) as Pack[],
       stored,
-      stop,
+      ...start,
     });
   }
 

@@ -20,6 +20,7 @@ export async function runModelStep(
   const { turn } = run;
   const base = await run.systemMessage();
   const system = options.instruction ? `${base}\n\n${options.instruction}` : base;
+  run.callingModel();
   const { value, costUsd } = await run.parts.llm.call(
     { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', subject: turn.subject, ledger: run.keepUsage },
     async (context) => {
@@ -56,6 +57,7 @@ export async function runPlainCall(run: TurnRun, instruction: string, operation:
     provider,
     historyBudget(turn.settings.model),
   );
+  run.callingModel();
   const { value, costUsd } = await run.parts.llm.call(
     { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject, ledger: run.keepUsage },
     async (context) => {

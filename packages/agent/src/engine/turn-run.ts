@@ -40,6 +40,7 @@ export class TurnRun {
   private usage: UsageEntry[] = [];
   /** The stop flag as the last statement that read it found it (a commit, a batch's rules), until a stop check uses it. */
   private knownStop: boolean | undefined;
+  private readonly admitted: (() => void) | undefined;
 
   constructor(init: {
     parts: LoopParts;
@@ -54,6 +55,8 @@ export class TurnRun {
     stored: StoredMessages;
     /** The stop flag when the caller knows it, so that the first stop check need not read it. */
     stop?: boolean;
+    /** Gives up the place of a turn that is starting (TurnAdmission); a continuation has none. */
+    admitted?: () => void;
   }) {
     // The run's own model layer: the organization's model choices are read once (LlmGateway.forRun).
     this.parts = { ...init.parts, llm: init.llm };
@@ -68,6 +71,12 @@ export class TurnRun {
     this.sections = new SectionCache(init.packs);
     this.stored = init.stored;
     this.knownStop = init.stop;
+    this.admitted = init.admitted;
+  }
+
+  /** A model call of the run goes out: from the first, the turn no longer counts as starting. */
+  callingModel(): void {
+    this.admitted?.();
   }
 
   /**
