@@ -102,16 +102,17 @@ export class AgentEngine {
     if (input.declaredWrites && (input.autoApprove || input.autoApprovedTools?.length)) {
       throw new Error('A run with declared writes makes only those: it cannot also auto-approve.');
     }
-    // Once admitted, until its first model call goes out (TurnRun.callingModel) or it ends.
+    // The turn holds its place among those starting until its first model call goes out
+    // (TurnRun.callingModel) or it ends before one.
     const leave = await this.admission.enter();
     try {
-      return await this.open(input, output, signal, { strategy, maxSteps, leave });
+      return await this.startAdmitted(input, output, signal, { strategy, maxSteps, leave });
     } finally {
       leave();
     }
   }
 
-  private async open(
+  private async startAdmitted(
     input: StartTurnInput,
     output: EventSink | TurnOutput,
     signal: AbortSignal | undefined,
