@@ -103,7 +103,7 @@ export class AgentEngine {
       throw new Error('A run with declared writes makes only those: it cannot also auto-approve.');
     }
     // The turn holds its place among those starting until its first model call goes out
-    // (TurnRun.callingModel) or it ends before one.
+    // (TurnRun.callModel) or it ends before one.
     const leave = await this.admission.enter();
     try {
       return await this.startAdmitted(input, output, signal, { strategy, maxSteps, leave });

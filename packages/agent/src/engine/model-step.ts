@@ -20,28 +20,22 @@ export async function runModelStep(
   const { turn } = run;
   const base = await run.systemMessage();
   const system = options.instruction ? `${base}\n\n${options.instruction}` : base;
-  run.callingModel();
-  const { value, costUsd } = await run.parts.llm.call(
-    { orgId: turn.orgId, model: turn.settings.model, operation: 'agent', subject: turn.subject, ledger: run.keepUsage },
-    async (context) => {
-      const outcome = await runStep({
-        model: context.model,
-        modelId: turn.settings.model,
-        system,
-        messages: withUsedResultsCompacted(turn.messages, run.tools),
-        tools: run.toolSet,
-        roundIndex,
-        historyBudgetTokens: historyBudget(turn.settings.model),
-        emit: options.emit ?? run.emit,
-        abortSignal: run.signal,
-        maxRetries: context.maxRetries,
-        timeoutMs: context.timeoutMs,
-      });
-      return { value: outcome, usage: outcome.usage };
-    },
-  );
-  run.addModelUsage(value.usage, costUsd);
-  return value;
+  return run.callModel('agent', async (context) => {
+    const outcome = await runStep({
+      model: context.model,
+      modelId: turn.settings.model,
+      system,
+      messages: withUsedResultsCompacted(turn.messages, run.tools),
+      tools: run.toolSet,
+      roundIndex,
+      historyBudgetTokens: historyBudget(turn.settings.model),
+      emit: options.emit ?? run.emit,
+      abortSignal: run.signal,
+      maxRetries: context.maxRetries,
+      timeoutMs: context.timeoutMs,
+    });
+    return { value: outcome, usage: outcome.usage };
+  });
 }
 
 /**
@@ -57,21 +51,15 @@ export async function runPlainCall(run: TurnRun, instruction: string, operation:
     provider,
     historyBudget(turn.settings.model),
   );
-  run.callingModel();
-  const { value, costUsd } = await run.parts.llm.call(
-    { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject, ledger: run.keepUsage },
-    async (context) => {
-      const result = await generateText({
-        model: context.model,
-        system,
-        messages,
-        abortSignal: run.signal,
-        maxRetries: context.maxRetries,
-        timeout: context.timeoutMs,
-      });
-      return { value: { text: result.text, usage: result.usage }, usage: result.usage };
-    },
-  );
-  run.addModelUsage(value.usage, costUsd);
-  return value.text;
+  return run.callModel(operation, async (context) => {
+    const result = await generateText({
+      model: context.model,
+      system,
+      messages,
+      abortSignal: run.signal,
+      maxRetries: context.maxRetries,
+      timeout: context.timeoutMs,
+    });
+    return { value: result.text, usage: result.usage };
+  });
 }

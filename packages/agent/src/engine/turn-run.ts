@@ -1,5 +1,13 @@
-import { addUsage, type OrgAccess, type TokenUsage, tokenUsage, type UsageEntry } from '@docagent/core';
-import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
+import {
+  addUsage,
+  type LlmCallContext,
+  type LlmCallOutcome,
+  type OrgAccess,
+  type TokenUsage,
+  tokenUsage,
+  type UsageEntry,
+} from '@docagent/core';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { ToolContext, ToolRegistry, ToolServices } from '../tools/tool.ts';
 import { buildSystemMessage } from './context.ts';
 import type { AgentEvent, EventSink, StepFrames, TurnOutput, TurnResult, TurnUsage } from './events.ts';
@@ -74,9 +82,24 @@ export class TurnRun {
     this.admitted = init.admitted;
   }
 
-  /** A model call of the run goes out: from the first, the turn no longer counts as starting. */
-  callingModel(): void {
+  /**
+   * One model call of the turn through the model layer (limit, ledger), counted in the turn's
+   * usage. From the first, the turn no longer counts as starting (TurnAdmission).
+   */
+  async callModel<T>(operation: string, call: (context: LlmCallContext) => Promise<LlmCallOutcome<T>>): Promise<T> {
     this.admitted?.();
+    const { turn } = this;
+    let usage: LlmCallOutcome<T>['usage'];
+    const { value, costUsd } = await this.parts.llm.call(
+      { orgId: turn.orgId, model: turn.settings.model, operation, subject: turn.subject, ledger: this.keepUsage },
+      async (context) => {
+        const outcome = await call(context);
+        usage = outcome.usage;
+        return outcome;
+      },
+    );
+    this.addUsage(tokenUsage(usage), costUsd);
+    return value;
   }
 
   /**
@@ -170,10 +193,6 @@ export class TurnRun {
   /** Counts a model call (the turn's own or a tool's) in the turn's usage. */
   addUsage(usage: TokenUsage, costUsd: number | null): void {
     this.turn.progress.usage = addTurnUsage(this.turn.progress.usage, usage, costUsd);
-  }
-
-  addModelUsage(usage: LanguageModelUsage | undefined, costUsd: number | null): void {
-    this.addUsage(tokenUsage(usage), costUsd);
   }
 
   /** The response body (DocRouter's non-stream shape, plus ours). */
