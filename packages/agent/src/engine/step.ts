@@ -142,11 +142,15 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   let usage: LanguageModelUsage | undefined;
   for await (const part of call.stream) {
     switch (part.type) {
+      // A provider may pass on an empty delta (the AI SDK's OpenAI Chat Completions model does, for
+      // the empty content such a stream opens with): a frame says something or is not sent.
       case 'text-delta':
+        if (part.text === '') break;
         text += part.text;
         await input.emit({ type: 'assistant_text_chunk', chunk: part.text, round_index: input.roundIndex });
         break;
       case 'reasoning-delta':
+        if (part.text === '') break;
         thinking += part.text;
         await input.emit({ type: 'thinking_chunk', chunk: part.text, round_index: input.roundIndex });
         break;
