@@ -92,7 +92,7 @@ export async function runGroundingBenchmark(): Promise<{ table: string; results:
 
     const rows: Array<Array<string | number>> = [];
     const results: Array<Record<string, unknown>> = [];
-    const engines: PdfEngineName[] = pdftotextAvailable() ? ['pdftotext', 'pdfjs'] : ['pdfjs'];
+    const engines: PdfEngineName[] = (await pdftotextAvailable()) ? ['pdftotext', 'pdfjs'] : ['pdfjs'];
     for (const set of sets) {
       for (const pdfEngine of engines) {
         const m = await measure(set.inputs, pdfEngine);

@@ -352,7 +352,7 @@ function checkCitation(pages: PageText[], c: Citation, value: string, page: numb
   return { rightPage, boxHolds: boxHolds && itemsText.includes(citedWords) && readsAsValue };
 }
 
-const ENGINES: PdfEngineName[] = pdftotextAvailable() ? ['pdftotext', 'pdfjs'] : ['pdfjs'];
+const ENGINES: PdfEngineName[] = (await pdftotextAvailable()) ? ['pdftotext', 'pdfjs'] : ['pdfjs'];
 
 describe('the 20 invoices with ground truth', { skip: NO_INVOICES }, () => {
   for (const pdfEngine of ENGINES) {

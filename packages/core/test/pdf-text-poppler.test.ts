@@ -11,7 +11,7 @@ import { type BboxPage, PdftotextBboxReader } from '../src/text/pdftotext-bbox.t
 import { fakeCommandOnPath } from './fake-command.ts';
 
 const NO_POPPLER = 'pdftotext is not on PATH: apt-get install -y poppler-utils (.ci/run does it)';
-const skip = pdftotextAvailable() ? false : NO_POPPLER;
+const skip = (await pdftotextAvailable()) ? false : NO_POPPLER;
 
 const dir = mkdtempSync(join(tmpdir(), 'docagent-poppler-'));
 let samples: Sample[];
@@ -143,18 +143,22 @@ describe('the pdftotext engine', () => {
 });
 
 describe('choosing the PDF engine', () => {
-  test('DOCAGENT_PDF_ENGINE is pdftotext or pdfjs; anything else is an error naming both', (t) => {
+  test('DOCAGENT_PDF_ENGINE is pdftotext or pdfjs; anything else is an error naming both', async (t) => {
     const before = process.env.DOCAGENT_PDF_ENGINE;
     t.after(() => {
       if (before === undefined) delete process.env.DOCAGENT_PDF_ENGINE;
       else process.env.DOCAGENT_PDF_ENGINE = before;
     });
     process.env.DOCAGENT_PDF_ENGINE = 'pdfjs';
-    assert.equal(choosePdfEngine(), 'pdfjs');
+    assert.equal(await choosePdfEngine(), 'pdfjs');
     process.env.DOCAGENT_PDF_ENGINE = 'poppler';
-    assert.throws(() => choosePdfEngine(), /DOCAGENT_PDF_ENGINE is "poppler"; use pdftotext or pdfjs/);
+    await assert.rejects(choosePdfEngine(), /DOCAGENT_PDF_ENGINE is "poppler"; use pdftotext or pdfjs/);
     delete process.env.DOCAGENT_PDF_ENGINE;
-    assert.equal(choosePdfEngine(), pdftotextAvailable() ? 'pdftotext' : 'pdfjs', 'by default poppler when installed');
+    assert.equal(
+      await choosePdfEngine(),
+      (await pdftotextAvailable()) ? 'pdftotext' : 'pdfjs',
+      'by default poppler when installed',
+    );
   });
 
   test('asking for pdftotext where poppler is not installed fails at the start of the document, saying what to do', () => {
@@ -162,7 +166,7 @@ describe('choosing the PDF engine', () => {
     try {
       // A process of its own: availability is checked once per process.
       const script = `import { choosePdfEngine } from ${JSON.stringify(new URL('../src/text/pdf-engine.ts', import.meta.url).href)};
-        try { choosePdfEngine(); console.log('chosen'); } catch (error) { console.log(error.message); }`;
+        try { await choosePdfEngine(); console.log('chosen'); } catch (error) { console.log(error.message); }`;
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
         env: { PATH: empty, DOCAGENT_PDF_ENGINE: 'pdftotext' },
         encoding: 'utf8',

@@ -34,6 +34,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const normalize = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
 const bytesOf = (path: string) => new Uint8Array(readFileSync(path));
 const sample = (name: string) => samples.find((s) => s.name === name)!;
+const popplerInstalled = await pdftotextAvailable();
 const ocrSamples = () => samples.filter((s) => s.expectedEngine === 'ocr');
 
 function assertExtraction(s: Sample, result: TextExtraction, engines: string[]): void {
@@ -123,7 +124,7 @@ describe('the sample corpus', () => {
     test(`the scanned PDF and the PNG are read by OCR with ${engine}`, async () => {
       if (engine === 'tesseract_cli') {
         assert.ok(
-          tesseractCliAvailable(),
+          await tesseractCliAvailable(),
           'the tesseract command is not on PATH: apt-get install -y tesseract-ocr tesseract-ocr-eng (.ci/run does it)',
         );
       }
@@ -146,7 +147,7 @@ describe('the sample corpus', () => {
 
   for (const pdfEngine of ['pdfjs', 'pdftotext'] as const) {
     test(`a PDF with a text page, an image-only page and a blank page mixes engines, page by page (${pdfEngine})`, {
-      skip: pdfEngine === 'pdftotext' && !pdftotextAvailable() ? 'pdftotext is not on PATH' : false,
+      skip: pdfEngine === 'pdftotext' && !popplerInstalled ? 'pdftotext is not on PATH' : false,
     }, async () => {
       const scanned = await PDFDocument.load(readFileSync(sample('scanned-delivery-note.pdf').path));
       const mixed = await PDFDocument.create();
@@ -160,7 +161,7 @@ describe('the sample corpus', () => {
         { bytes: await mixed.save(), kind: 'pdf' },
         { pdfEngine, onPage: (done, total) => reports.push([done, total]) },
       );
-      const ocr = tesseractCliAvailable() ? 'tesseract_cli' : 'tesseract_js';
+      const ocr = (await tesseractCliAvailable()) ? 'tesseract_cli' : 'tesseract_js';
       assert.deepEqual(
         result.pages.map((p) => p.engine),
         ['pdf_text', ocr, ocr],
@@ -200,7 +201,7 @@ describe('bad input', () => {
   test('an image whose header reads but whose pixels do not is malformed with either engine, and the process lives on', async () => {
     const cutOff = badInputs.find((b) => b.name === 'cut-off.png')!;
     for (const engine of ['tesseract_cli', 'tesseract_js'] as OcrEngineName[]) {
-      if (engine === 'tesseract_cli' && !tesseractCliAvailable()) continue;
+      if (engine === 'tesseract_cli' && !(await tesseractCliAvailable())) continue;
       await assert.rejects(
         extractDocumentText({ bytes: bytesOf(cutOff.path), kind: 'image' }, { ocrEngine: engine }),
         (error: unknown) =>
@@ -263,7 +264,10 @@ describe('bad input', () => {
   });
 
   test('a failing tesseract command is ocr_failed with the end of what it wrote to stderr', async (t) => {
-    assert.ok(tesseractCliAvailable(), 'the tesseract command is on PATH (apt-get install -y tesseract-ocr tesseract-ocr-eng)');
+    assert.ok(
+      await tesseractCliAvailable(),
+      'the tesseract command is on PATH (apt-get install -y tesseract-ocr tesseract-ocr-eng)',
+    );
     fakeCommandOnPath(
       t,
       'tesseract',

@@ -25,6 +25,7 @@ import { openTestDatabase } from '../src/testing/test-database.ts';
 import { progressShown } from './progress-shown.ts';
 
 /** A value that must never leave the statement that failed: not in the reason, not in the job record. */
+const popplerInstalled = await pdftotextAvailable();
 const SECRET = 'page-text-secret-7f3a9c';
 
 let database: Database;
@@ -84,7 +85,7 @@ describe('text the database cannot hold', () => {
   });
 
   test('the same PDF through pdftotext: poppler maps the NUL to no character, so nothing is left to remove', {
-    skip: pdftotextAvailable() ? false : 'pdftotext is not on PATH: apt-get install -y poppler-utils (.ci/run does it)',
+    skip: popplerInstalled ? false : 'pdftotext is not on PATH: apt-get install -y poppler-utils (.ci/run does it)',
   }, async () => {
     const doc = await upload('nul.pdf', new Uint8Array(nulTextLayerPdf()));
     const extract: ExtractFn = (input, options) => extractDocumentText(input, { ...options, pdfEngine: 'pdftotext' });

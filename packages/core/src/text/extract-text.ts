@@ -46,12 +46,12 @@ export async function extractDocumentText(
   if (input.kind === 'xlsx') return extractXlsxText(input.bytes);
   const signal = AbortSignal.timeout(limits.timeoutMs);
   // The engine is chosen when a page needs it: a text PDF never asks for one.
-  const ocr = () => openOcrSession(chooseOcrEngine(options.ocrEngine));
+  const ocr = async () => openOcrSession(await chooseOcrEngine(options.ocrEngine));
   try {
     if (input.kind === 'image')
       return await extractImageText(input.bytes, { maxImagePixels: limits.maxImagePixels, ocr, signal, onPage: options.onPage });
     return await extractPdfText(input.bytes, {
-      engine: choosePdfEngine(options.pdfEngine),
+      engine: await choosePdfEngine(options.pdfEngine),
       maxPages: limits.maxPages,
       maxImagePixels: limits.maxImagePixels,
       dpi: OCR_DPI,

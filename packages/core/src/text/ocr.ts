@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { probeCommand } from './command-probe.ts';
 import type { PositionedText } from './types.ts';
 
 export type OcrEngineName = 'tesseract_cli' | 'tesseract_js';
@@ -16,19 +16,14 @@ export interface OcrSession {
   close(): Promise<void>;
 }
 
-let cliAvailable: boolean | undefined;
-
 /**
  * True when Debian's `tesseract` command is on PATH with its English model (checked once
  * per process): without `tesseract-ocr-eng` every page would fail, while tesseract.js has
  * its own model.
  */
-export function tesseractCliAvailable(): boolean {
-  if (cliAvailable === undefined) {
-    const probe = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    cliAvailable = probe.status === 0 && /^eng$/m.test(probe.stdout);
-  }
-  return cliAvailable;
+export async function tesseractCliAvailable(): Promise<boolean> {
+  const probe = await probeCommand('tesseract', ['--list-langs']);
+  return probe.ok && /^eng$/m.test(probe.stdout);
 }
 
 /**
@@ -37,11 +32,11 @@ export function tesseractCliAvailable(): boolean {
  * document (tesseract.js takes about 0.3 s to load its model) and a page's memory goes
  * with its process.
  */
-export function chooseOcrEngine(asked?: OcrEngineName): OcrEngineName {
+export async function chooseOcrEngine(asked?: OcrEngineName): Promise<OcrEngineName> {
   const wanted = asked ?? process.env.DOCAGENT_OCR_ENGINE;
   if (wanted === 'tesseract_js') return 'tesseract_js';
   if (wanted === 'tesseract_cli') {
-    if (!tesseractCliAvailable()) {
+    if (!(await tesseractCliAvailable())) {
       throw new Error(
         'The tesseract command with its English model is not on PATH; install it (apt-get install tesseract-ocr tesseract-ocr-eng) or use tesseract_js.',
       );
@@ -51,7 +46,7 @@ export function chooseOcrEngine(asked?: OcrEngineName): OcrEngineName {
   if (wanted !== undefined && wanted !== '') {
     throw new Error(`DOCAGENT_OCR_ENGINE is "${wanted}"; use tesseract_cli or tesseract_js, or leave it unset.`);
   }
-  return tesseractCliAvailable() ? 'tesseract_cli' : 'tesseract_js';
+  return (await tesseractCliAvailable()) ? 'tesseract_cli' : 'tesseract_js';
 }
 
 export async function openOcrSession(engine: OcrEngineName): Promise<OcrSession> {

@@ -1,18 +1,16 @@
-import { spawnSync } from 'node:child_process';
+import { probeCommand } from './command-probe.ts';
 
 /** How a PDF's text layer is read: poppler's `pdftotext` command, or pdf.js in a worker thread. */
 export type PdfEngineName = 'pdftotext' | 'pdfjs';
-
-let popplerAvailable: boolean | undefined;
 
 /**
  * True when poppler's `pdftotext` and `pdfinfo` are on PATH (checked once per process):
  * the pdftotext engine needs both, pdfinfo for a PDF that may turn a page a quarter and to
  * count the pages of one over the limit.
  */
-export function pdftotextAvailable(): boolean {
-  popplerAvailable ??= ['pdftotext', 'pdfinfo'].every((command) => spawnSync(command, ['-v'], { stdio: 'ignore' }).status === 0);
-  return popplerAvailable;
+export async function pdftotextAvailable(): Promise<boolean> {
+  const probes = await Promise.all(['pdftotext', 'pdfinfo'].map((command) => probeCommand(command, ['-v'])));
+  return probes.every((probe) => probe.ok);
 }
 
 /**
@@ -22,11 +20,11 @@ export function pdftotextAvailable(): boolean {
  * process that the time limit kills. Asking for pdftotext where it is missing is an error,
  * not a quiet fallback, so that an operator who chose it learns it is not in use.
  */
-export function choosePdfEngine(asked?: PdfEngineName): PdfEngineName {
+export async function choosePdfEngine(asked?: PdfEngineName): Promise<PdfEngineName> {
   const wanted = asked ?? process.env.DOCAGENT_PDF_ENGINE;
   if (wanted === 'pdfjs') return 'pdfjs';
   if (wanted === 'pdftotext') {
-    if (!pdftotextAvailable()) {
+    if (!(await pdftotextAvailable())) {
       throw new Error(
         'The pdftotext PDF engine was asked for, but the pdftotext and pdfinfo commands are not on PATH; install them (apt-get install poppler-utils) or set DOCAGENT_PDF_ENGINE=pdfjs.',
       );
@@ -36,5 +34,5 @@ export function choosePdfEngine(asked?: PdfEngineName): PdfEngineName {
   if (wanted !== undefined && wanted !== '') {
     throw new Error(`DOCAGENT_PDF_ENGINE is "${wanted}"; use pdftotext or pdfjs, or leave it unset.`);
   }
-  return pdftotextAvailable() ? 'pdftotext' : 'pdfjs';
+  return (await pdftotextAvailable()) ? 'pdftotext' : 'pdfjs';
 }
