@@ -1,3 +1,6 @@
+// First, as in every docagent process: among what it sets up is the compile cache's folder in the
+// environment, which each test file's process, and what it starts, then uses from its first module.
+import '../apps/server/src/module-loading.ts';
 import { spawnSync } from 'node:child_process';
 import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

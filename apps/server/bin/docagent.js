@@ -9,6 +9,9 @@ if (major < 24) {
   );
   process.exit(1);
 }
+// Before the first TypeScript module, module-loading.ts itself, so that none is type-stripped again
+// (module-loading.ts turns it on for everything else).
+(await import('node:module')).enableCompileCache();
 await import('../src/module-loading.ts');
 const { main } = await import('../src/cli/main.ts');
 await main(process.argv.slice(2));

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { enableCompileCache, registerHooks } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,7 +57,11 @@ function packageType(folder: string): string | null {
 }
 
 // A cache that cannot be used (a read-only temporary folder) only costs the speed: Node says why
-// in the answer and goes on without it.
+// in the answer and goes on without it. Named in the environment too, so that worker threads (the
+// embedded database's, the PDF readers') and child Node processes have it from their first module:
+// Node reads NODE_COMPILE_CACHE as a thread or process starts, and without it each one stripped its
+// TypeScript again, loading Node's TypeScript parser to do it.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
 enableCompileCache();
 
 const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
