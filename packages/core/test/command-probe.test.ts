@@ -39,3 +39,13 @@ test('the event loop goes on while the command runs', async (t) => {
   writeFileSync(join(bin, 'go'), '');
   assert.equal((await answer).ok, true);
 });
+
+test('a command killed before it answers is an error, not a "no", and is asked again next time', async (t) => {
+  const bin = fakeCommandOnPath(t, 'docagent-probe-killed', '#!/bin/sh\nkill -9 $$\n');
+  await assert.rejects(
+    probeCommand('docagent-probe-killed', ['-v']),
+    /docagent-probe-killed -v` was stopped before it answered; try again/,
+  );
+  writeFileSync(join(bin, 'docagent-probe-killed'), '#!/bin/sh\necho 1.0\n');
+  assert.deepEqual(await probeCommand('docagent-probe-killed', ['-v']), { ok: true, stdout: '1.0\n' });
+});

@@ -14,8 +14,8 @@ const answers = new Map<string, Promise<ProbeResult>>();
  * it ran and exited 0, and what it printed. Not a `spawnSync`: that holds the server's event loop
  * still for the command's whole run (`tesseract --list-langs` about 150 ms, each poppler command
  * about 60 ms), at the first document a server reads. A command that is not installed is a
- * definite "no"; the host failing is not, so that answer is not kept and the error goes to the
- * caller (a job tries again).
+ * definite "no"; the host failing, or the command being killed, is not: that answer is not kept
+ * and the error goes to the caller (a job tries again).
  */
 export function probeCommand(command: string, args: string[]): Promise<ProbeResult> {
   const key = JSON.stringify([command, ...args]);
@@ -36,6 +36,8 @@ async function runProbe(command: string, args: string[]): Promise<ProbeResult> {
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
       onOutput: (chunk) => chunks.push(chunk),
     });
+    // Killed (by the time limit, or from outside): that says nothing of whether it is installed.
+    if (exit.code === null) throw new Error(`\`${[command, ...args].join(' ')}\` was stopped before it answered; try again.`);
     return { ok: exit.code === 0, stdout: Buffer.concat(chunks).toString('utf8') };
   } catch (error) {
     // spawn's own error for a command that is not on PATH (or not executable).
