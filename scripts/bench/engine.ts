@@ -3,12 +3,15 @@ import { type BenchOptions, startAgentStack } from './agent-stack.ts';
 import { type ApiClient, streamTurn, uploadReady } from './client.ts';
 import { median, nowMs, percentile, table } from './measure.ts';
 import { isAgentRequest, stepOf } from './scripted-agent.ts';
+import { sdkFloor } from './sdk-floor.ts';
 import type { BenchServer } from './server.ts';
 
 /**
  * The engine's own cost: a 10-step turn (9 cheap tool calls, auto-approved, then an answer)
  * against a provider that answers at once, through `POST .../chat` with SSE; next to it, in
- * the same run, the floor: the same 10 provider requests sent straight to the fake provider.
+ * the same run, the floor: the same 10 provider requests sent straight to the fake provider, and
+ * the same requests sent through the AI SDK's provider (sdk-floor.ts), which tells the library's
+ * part of a step from the engine's.
  */
 
 const TURNS = 30;
@@ -52,12 +55,13 @@ interface Side {
   documentId: string;
   turnMs: number[];
   floorMs: number[];
+  sdkFloorMs: number[];
   cpuSeconds: number;
 }
 
 async function readySide(client: ApiClient) {
   const documentId = await uploadReady(client, 'invoice.txt', INVOICE);
-  return { documentId, turnMs: [], floorMs: [], cpuSeconds: 0 };
+  return { documentId, turnMs: [], floorMs: [], sdkFloorMs: [], cpuSeconds: 0 };
 }
 
 async function turnOf(side: Side): Promise<number> {
@@ -84,7 +88,11 @@ function summaryOf(side: Side) {
   return {
     turn: spread(side.turnMs),
     floor: spread(side.floorMs),
+    sdkFloor: spread(side.sdkFloorMs),
     overhead: spread(perStep),
+    // The same split against the floor through the AI SDK, measured right after the plain one.
+    library: spread(side.sdkFloorMs.map((t, i) => (t - side.floorMs[i]!) / STEPS)),
+    engineOwn: spread(side.turnMs.map((t, i) => (t - side.sdkFloorMs[i]!) / STEPS)),
     ratio: spread(side.turnMs.map((t, i) => t / side.floorMs[i]!)),
     cpuPerTurnMs: (side.cpuSeconds / side.turnMs.length) * 1000,
     perStep,
@@ -96,7 +104,10 @@ function summaryOf(side: Side) {
 const resultsOf = (m: ReturnType<typeof summaryOf>) => ({
   turn_ms: { ...m.turn, all: m.turnMs },
   floor_ms: { ...m.floor, all: m.floorMs },
+  sdk_floor_ms: m.sdkFloor,
   overhead_per_step_ms: m.overhead,
+  library_per_step_ms: m.library,
+  engine_beyond_library_per_step_ms: m.engineOwn,
   ratio: m.ratio,
   server_cpu_per_turn_ms: m.cpuPerTurnMs,
 });
@@ -151,6 +162,8 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
       return nowMs() - started;
     };
     await floor();
+    const floorThroughSdk = sdkFloor(fake, bodies);
+    await floorThroughSdk();
 
     // Turn and floor alternate, so that both see the same noise of a shared machine; with a
     // baseline, the two sides take turns going first, so that each pair shares it too.
@@ -160,6 +173,7 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
         side.turnMs.push(await turnOf(side));
         side.cpuSeconds += side.server.cpuSeconds() - cpu;
         side.floorMs.push(await floor());
+        side.sdkFloorMs.push(await floorThroughSdk());
       }
     }
     const measured = sides.map(summaryOf);
@@ -169,7 +183,10 @@ export async function runEngineBenchmark(options: BenchOptions): Promise<{ table
       return [
         [`turn through docagent (${STEPS} steps, SSE)${of}`, ms(m.turn.median), ms(m.turn.p95)],
         [`floor: the ${STEPS} provider responses fetched directly${of}`, ms(m.floor.median), ms(m.floor.p95)],
+        [`floor through the AI SDK's OpenAI provider: the same 10 requests${of}`, ms(m.sdkFloor.median), ms(m.sdkFloor.p95)],
         [`docagent overhead per step${of}`, ms(m.overhead.median), ms(m.overhead.p95)],
+        [`  of it, the AI SDK's provider: (SDK floor - floor) / ${STEPS}${of}`, ms(m.library.median), ms(m.library.p95)],
+        [`  of it, the rest: (turn - SDK floor) / ${STEPS}${of}`, ms(m.engineOwn.median), ms(m.engineOwn.p95)],
         [`turn / floor (each turn against its own floor)${of}`, m.ratio.median.toFixed(1), m.ratio.p95.toFixed(1)],
         [`server CPU per turn${of}`, ms(m.cpuPerTurnMs), ''],
       ];
