@@ -64,8 +64,9 @@ function callOf(body: Item): SdkCall {
  * provider sent the very requests that were recorded, so that both floors measure the same calls.
  */
 export function sdkFloor(fake: FakeLlmServer, bodies: string[]): () => Promise<number> {
-  const model = createOpenAI({ baseURL: fake.baseUrl, apiKey: 'sk-bench' })('gpt-4.1-mini');
-  const calls = bodies.map((body) => callOf(JSON.parse(body)));
+  const recorded: Item[] = bodies.map((body) => JSON.parse(body));
+  const model = createOpenAI({ baseURL: fake.baseUrl, apiKey: 'sk-bench' })(recorded[0]?.model);
+  const calls = recorded.map(callOf);
   let checked = false;
   return async () => {
     const first = fake.requests.length;
@@ -83,7 +84,6 @@ export function sdkFloor(fake: FakeLlmServer, bodies: string[]): () => Promise<n
     const elapsed = nowMs() - started;
     if (!checked) {
       const sent = fake.requests.slice(first).map((r) => r.body);
-      const recorded = bodies.map((body) => JSON.parse(body));
       if (!isDeepStrictEqual(sent, recorded)) {
         throw new Error('the SDK floor did not send the recorded requests: the replay (sdk-floor.ts) needs updating');
       }
