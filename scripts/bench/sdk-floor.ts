@@ -20,6 +20,8 @@ interface SdkCall {
   instructions: string;
   messages: ModelMessage[];
   tools: ToolSet;
+  /** The request's own settings, so that the floor takes them from the engine instead of repeating them. */
+  providerOptions: { openai: { parallelToolCalls?: boolean; store?: boolean } };
 }
 
 /** A recorded Responses API request of the engine as the AI SDK call that produced it. */
@@ -56,7 +58,8 @@ function callOf(body: Item): SdkCall {
   for (const t of body.tools as Item[]) {
     tools[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.parameters) });
   }
-  return { instructions, messages, tools };
+  const providerOptions = { openai: { parallelToolCalls: body.parallel_tool_calls, store: body.store } };
+  return { instructions, messages, tools, providerOptions };
 }
 
 /**
@@ -72,11 +75,7 @@ export function sdkFloor(fake: FakeLlmServer, bodies: string[]): () => Promise<n
     const first = fake.requests.length;
     const started = nowMs();
     for (const call of calls) {
-      const { stream } = await experimental_streamLanguageModelCall({
-        model,
-        ...call,
-        providerOptions: { openai: { parallelToolCalls: false, store: false } },
-      });
+      const { stream } = await experimental_streamLanguageModelCall({ model, ...call });
       for await (const part of stream) {
         if (part.type === 'error') throw new Error(`the SDK floor's call failed: ${String(part.error)}`);
       }
